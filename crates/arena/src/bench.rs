@@ -1,0 +1,64 @@
+//! `ply bench`: fixed searches from fixed positions with iteration budgets. The total iteration
+//! count is a signature of search behaviour (it changes only when the search does); the speed is
+//! iterations per second on this machine.
+
+use std::time::{Duration, Instant};
+
+use ply_core::{AgentSpec, Budget, Error, GameDef, Limits};
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchLine {
+    pub position: String,
+    pub agent: String,
+    pub iterations: u64,
+    pub elapsed: Duration,
+    pub best: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchReport {
+    pub game: String,
+    pub lines: Vec<BenchLine>,
+}
+
+impl BenchReport {
+    pub fn total_iterations(&self) -> u64 {
+        self.lines.iter().map(|l| l.iterations).sum()
+    }
+
+    pub fn total_elapsed(&self) -> Duration {
+        self.lines.iter().map(|l| l.elapsed).sum()
+    }
+
+    /// Iterations per second for the lines whose agent name starts with `agent`.
+    pub fn speed_of(&self, agent: &str) -> Option<f64> {
+        let lines: Vec<&BenchLine> =
+            self.lines.iter().filter(|l| l.agent.split(':').next() == Some(agent)).collect();
+        let iterations: u64 = lines.iter().map(|l| l.iterations).sum();
+        let seconds: f64 = lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
+        (seconds > 0.0).then(|| iterations as f64 / seconds)
+    }
+}
+
+pub fn run_bench<G: GameDef>() -> Result<BenchReport, Error> {
+    let start = G::new_game(&G::parse_options("")?)?;
+    let mut lines = Vec::new();
+    for case in G::bench_cases() {
+        let state =
+            if case.position.is_empty() { start.clone() } else { start.parse_state(case.position)? };
+        let spec = AgentSpec::parse(case.agent)?;
+        let mut built = G::build_agent(&spec, 0)?;
+        let limits = Limits::new(Budget::iterations(case.iterations));
+        let started = Instant::now();
+        let decision = built.agent.choose(&state, &limits, &mut |_| {});
+        lines.push(BenchLine {
+            position: if case.position.is_empty() { "start".into() } else { case.position.into() },
+            agent: case.agent.into(),
+            iterations: decision.info.iterations,
+            elapsed: started.elapsed(),
+            best: state.action_to_text(decision.action),
+        });
+    }
+    Ok(BenchReport { game: G::NAME.to_string(), lines })
+}

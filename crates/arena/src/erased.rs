@@ -1,0 +1,228 @@
+//! Games chosen by name at run time. The CLI, the engine protocol and the web server hold games
+//! as `Box<dyn DynGame>` and positions as `Box<dyn DynState>`, and speak to them in the games'
+//! text and JSON notation; everything below this layer is generic and monomorphised.
+
+use std::any::Any;
+use std::marker::PhantomData;
+
+use ply_core::rng::Rng;
+use ply_core::{AgentSpec, Budget, Decision, Error, Game, GameDef, Limits, ParamInfo, SearchInfo, Turn};
+use serde_json::Value;
+
+use crate::bench::{BenchReport, run_bench};
+use crate::runner::{
+    MatchReport, RunOptions, SprtReport, TournamentReport, run_match, run_sprt, run_tournament,
+};
+use crate::stats::Sprt;
+
+/// An agent kind as listed by `ply agents`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentInfo {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub params: Vec<ParamInfo>,
+}
+
+/// A game, by name.
+pub trait DynGame: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn about(&self) -> &'static str;
+    fn options(&self) -> Vec<ParamInfo>;
+    fn agents(&self) -> Vec<AgentInfo>;
+    /// The start position for options given as `key=value,...`.
+    fn new_state(&self, options: &str) -> Result<Box<dyn DynState>, Error>;
+    fn new_agent(&self, spec: &AgentSpec, seed: u64) -> Result<Box<dyn DynAgent>, Error>;
+    fn run_match(&self, specs: [&AgentSpec; 2], options: &RunOptions) -> Result<MatchReport, Error>;
+    fn run_tournament(&self, specs: &[AgentSpec], options: &RunOptions) -> Result<TournamentReport, Error>;
+    fn run_sprt(&self, specs: [&AgentSpec; 2], sprt: Sprt, options: &RunOptions)
+    -> Result<SprtReport, Error>;
+    fn bench(&self) -> Result<BenchReport, Error>;
+}
+
+/// A position of some game, handled through notation.
+pub trait DynState: Send + Sync {
+    fn game(&self) -> &'static str;
+    fn num_players(&self) -> usize;
+    fn turn(&self) -> Turn;
+    /// Legal moves in text form (empty unless a player is to move).
+    fn legal_actions(&self) -> Vec<String>;
+    /// Chance outcomes in text form with their probabilities.
+    fn chance_outcomes(&self) -> Vec<(String, f64)>;
+    /// Plays an action in text form after checking it; returns its canonical text. On error the
+    /// position is unchanged.
+    fn play(&mut self, action: &str) -> Result<String, Error>;
+    /// Plays an action in JSON form; returns its canonical text.
+    fn play_json(&mut self, action: &Value) -> Result<String, Error>;
+    /// Draws an outcome of the pending chance event.
+    fn sample_chance(&self, rng: &mut Rng) -> Result<String, Error>;
+    /// The action in JSON form, from its text form.
+    fn action_json(&self, action: &str) -> Result<Value, Error>;
+    /// Every player's score once the game is over.
+    fn returns(&self) -> Option<Vec<f64>>;
+    fn to_text(&self) -> String;
+    fn to_json(&self) -> Value;
+    /// Replaces the position with one in text form (the game's options stay).
+    fn set_text(&mut self, text: &str) -> Result<(), Error>;
+    fn set_json(&mut self, json: &Value) -> Result<(), Error>;
+    /// Action sequences of length `depth` from here (see [`ply_core::perft`]).
+    fn perft(&self, depth: u32) -> u64;
+    fn clone_box(&self) -> Box<dyn DynState>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// An agent for some game. Its spec's own budget (`time=`, `iters=`), if any, overrides the one
+/// it is handed.
+pub trait DynAgent: Send {
+    fn choose(
+        &mut self,
+        state: &dyn DynState,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo<String>),
+    ) -> Result<Decision<String>, Error>;
+    fn budget(&self) -> Budget;
+}
+
+/// The registry entry of game `G`.
+pub fn entry<G: GameDef>() -> Box<dyn DynGame> {
+    Box::new(Registered::<G>(PhantomData))
+}
+
+struct Registered<G>(PhantomData<fn() -> G>);
+
+impl<G: GameDef> DynGame for Registered<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn about(&self) -> &'static str {
+        G::ABOUT
+    }
+    fn options(&self) -> Vec<ParamInfo> {
+        G::options()
+    }
+    fn agents(&self) -> Vec<AgentInfo> {
+        G::agents()
+            .into_iter()
+            .map(|f| AgentInfo { name: f.name, about: f.about, params: f.all_params() })
+            .collect()
+    }
+    fn new_state(&self, options: &str) -> Result<Box<dyn DynState>, Error> {
+        Ok(Box::new(G::new_from_text_options(options)?))
+    }
+    fn new_agent(&self, spec: &AgentSpec, seed: u64) -> Result<Box<dyn DynAgent>, Error> {
+        let built = G::build_agent(spec, seed)?;
+        Ok(Box::new(ErasedAgent::<G> { agent: built.agent, budget: built.budget }))
+    }
+    fn run_match(&self, specs: [&AgentSpec; 2], options: &RunOptions) -> Result<MatchReport, Error> {
+        run_match::<G>(specs, options)
+    }
+    fn run_tournament(&self, specs: &[AgentSpec], options: &RunOptions) -> Result<TournamentReport, Error> {
+        run_tournament::<G>(specs, options)
+    }
+    fn run_sprt(
+        &self,
+        specs: [&AgentSpec; 2],
+        sprt: Sprt,
+        options: &RunOptions,
+    ) -> Result<SprtReport, Error> {
+        run_sprt::<G>(specs, sprt, options)
+    }
+    fn bench(&self) -> Result<BenchReport, Error> {
+        run_bench::<G>()
+    }
+}
+
+impl<G: GameDef> DynState for G {
+    fn game(&self) -> &'static str {
+        G::NAME
+    }
+    fn num_players(&self) -> usize {
+        Game::num_players(self)
+    }
+    fn turn(&self) -> Turn {
+        Game::turn(self)
+    }
+    fn legal_actions(&self) -> Vec<String> {
+        self.actions().into_iter().map(|a| self.action_to_text(a)).collect()
+    }
+    fn chance_outcomes(&self) -> Vec<(String, f64)> {
+        self.outcomes().into_iter().map(|(a, p)| (self.action_to_text(a), p)).collect()
+    }
+    fn play(&mut self, action: &str) -> Result<String, Error> {
+        let action = self.parse_action(action)?;
+        let text = self.action_to_text(action);
+        Game::play(self, action)?;
+        Ok(text)
+    }
+    fn play_json(&mut self, action: &Value) -> Result<String, Error> {
+        let action = self.action_from_json(action)?;
+        let text = self.action_to_text(action);
+        Game::play(self, action)?;
+        Ok(text)
+    }
+    fn sample_chance(&self, rng: &mut Rng) -> Result<String, Error> {
+        if Game::turn(self) != Turn::Chance {
+            return Err(Error::illegal("no chance event is pending"));
+        }
+        Ok(self.action_to_text(Game::sample_chance(self, rng)))
+    }
+    fn action_json(&self, action: &str) -> Result<Value, Error> {
+        Ok(self.action_to_json(self.parse_action(action)?))
+    }
+    fn returns(&self) -> Option<Vec<f64>> {
+        self.is_over().then(|| Game::returns(self).as_slice().to_vec())
+    }
+    fn to_text(&self) -> String {
+        Game::to_text(self)
+    }
+    fn to_json(&self) -> Value {
+        Game::to_json(self)
+    }
+    fn set_text(&mut self, text: &str) -> Result<(), Error> {
+        *self = self.parse_state(text)?;
+        Ok(())
+    }
+    fn set_json(&mut self, json: &Value) -> Result<(), Error> {
+        *self = self.state_from_json(json)?;
+        Ok(())
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        ply_core::perft(self, depth)
+    }
+    fn clone_box(&self) -> Box<dyn DynState> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+struct ErasedAgent<G: Game> {
+    agent: Box<dyn ply_core::Agent<G>>,
+    budget: Budget,
+}
+
+impl<G: GameDef> DynAgent for ErasedAgent<G> {
+    fn choose(
+        &mut self,
+        state: &dyn DynState,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo<String>),
+    ) -> Result<Decision<String>, Error> {
+        let state = state
+            .as_any()
+            .downcast_ref::<G>()
+            .ok_or_else(|| Error::spec(format!("this agent plays {}, not {}", G::NAME, state.game())))?;
+        if state.current_player().is_none() {
+            return Err(Error::illegal("no player is to move"));
+        }
+        let limits = Limits { budget: self.budget.or(limits.budget), stop: limits.stop.clone() };
+        let decision = self
+            .agent
+            .choose(state, &limits, &mut |info| report(&info.map_actions(|a| state.action_to_text(*a))));
+        let text_info = decision.info.map_actions(|a| state.action_to_text(*a));
+        Ok(Decision { action: state.action_to_text(decision.action), info: text_info })
+    }
+    fn budget(&self) -> Budget {
+        self.budget
+    }
+}

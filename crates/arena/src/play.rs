@@ -1,0 +1,98 @@
+//! Playing one game between agents.
+
+use ply_core::rng::{derive_seed, rng_from_seed};
+use ply_core::{AgentSpec, Budget, BuiltAgent, Error, GameDef, Limits, Turn};
+use rand::RngExt;
+
+use crate::record::GameRecord;
+
+/// Everything that defines one game of a match.
+#[derive(Clone, Debug)]
+pub struct GameSetup<'a> {
+    pub options: &'a str,
+    pub index: u64,
+    /// Chance outcomes and the random opening come from this seed: the two games of a pair share
+    /// it, so both sides see the same opening and the same dice.
+    pub seed: u64,
+    /// The spec in each seat, and which of the match's agents it is (its seed follows the agent,
+    /// not the seat).
+    pub seats: Vec<(&'a AgentSpec, usize)>,
+    pub budget: Budget,
+}
+
+/// Seeds of the three independent random streams of a game.
+const CHANCE_STREAM: u64 = 0;
+const OPENING_STREAM: u64 = 1;
+const AGENT_STREAM: u64 = 2;
+
+pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
+    let mut state = G::new_from_text_options(setup.options)?;
+    if setup.seats.len() != state.num_players() {
+        return Err(Error::spec(format!(
+            "{} needs {} players, got {} agents' seats",
+            G::NAME,
+            state.num_players(),
+            setup.seats.len()
+        )));
+    }
+    let mut agents: Vec<BuiltAgent<G>> = setup
+        .seats
+        .iter()
+        .map(|&(spec, agent_index)| {
+            G::build_agent(spec, derive_seed(derive_seed(setup.seed, AGENT_STREAM), agent_index as u64))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut chance_rng = rng_from_seed(derive_seed(setup.seed, CHANCE_STREAM));
+    let mut opening_rng = rng_from_seed(derive_seed(setup.seed, OPENING_STREAM));
+    let opening_plies = state.opening_plies();
+    let mut actions = Vec::new();
+    let mut player_moves = 0;
+    loop {
+        let action = match state.turn() {
+            Turn::Over => break,
+            Turn::Chance => state.sample_chance(&mut chance_rng),
+            Turn::Player(p) => {
+                player_moves += 1;
+                if player_moves <= opening_plies {
+                    let legal = state.actions();
+                    legal[opening_rng.random_range(0..legal.len())]
+                } else {
+                    let seat = &mut agents[p];
+                    let limits = Limits::new(seat.budget.or(setup.budget));
+                    let decision = seat.agent.choose(&state, &limits, &mut |_| {});
+                    if !state.is_legal(decision.action) {
+                        return Err(Error::illegal(format!(
+                            "agent {} chose {} in {}",
+                            setup.seats[p].0,
+                            state.action_to_text(decision.action),
+                            state.to_text()
+                        )));
+                    }
+                    decision.action
+                }
+            }
+        };
+        actions.push(state.action_to_text(action));
+        state.apply(action);
+    }
+    Ok(GameRecord {
+        game: G::NAME.to_string(),
+        options: setup.options.to_string(),
+        index: setup.index,
+        seed: setup.seed,
+        seats: setup.seats.iter().map(|(spec, _)| spec.to_string()).collect(),
+        opening_plies,
+        actions,
+        returns: state.returns().as_slice().to_vec(),
+        final_state: state.to_text(),
+    })
+}
+
+/// Replays a record's actions from the start, checking each; returns the final state.
+pub fn replay<G: GameDef>(record: &GameRecord) -> Result<G, Error> {
+    let mut state = G::new_from_text_options(&record.options)?;
+    for (i, text) in record.actions.iter().enumerate() {
+        state.play_text(text).map_err(|e| Error::illegal(format!("action {} ({text}): {e}", i + 1)))?;
+    }
+    Ok(state)
+}

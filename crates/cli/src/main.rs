@@ -1,0 +1,280 @@
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use ply_arena::record::write_jsonl;
+use ply_arena::{GameRecord, RunOptions, Sprt};
+use ply_cli::{engine, find_game, games, report};
+use ply_core::{AgentSpec, Budget};
+
+/// Ply: strategy-game AI engine, arena and playground.
+#[derive(Parser)]
+#[command(name = "ply", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the games Ply offers and their options.
+    Games,
+    /// List the agents a game offers, with their parameters and defaults.
+    Agents {
+        /// Game name (see `ply games`).
+        game: String,
+    },
+    /// Play a match between two agents and print the score with a 95% interval.
+    Match {
+        game: String,
+        /// First agent, `name[:key=value,...]`, e.g. `mcts:iters=2000,c=1.2`.
+        first: String,
+        /// Second agent.
+        second: String,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Play a round robin between two or more agents and print an Elo table.
+    Tournament {
+        game: String,
+        /// Agent specs, `name[:key=value,...]`.
+        #[arg(required = true, num_args = 2..)]
+        agents: Vec<String>,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Test whether the first agent is stronger than the second with a sequential probability
+    /// ratio test; stops as soon as one hypothesis is accepted.
+    Sprt {
+        game: String,
+        first: String,
+        second: String,
+        /// Elo difference under H0.
+        #[arg(long, default_value_t = 0.0)]
+        elo0: f64,
+        /// Elo difference under H1.
+        #[arg(long, default_value_t = 30.0)]
+        elo1: f64,
+        /// Probability of accepting H1 when H0 holds.
+        #[arg(long, default_value_t = 0.05)]
+        alpha: f64,
+        /// Probability of accepting H0 when H1 holds.
+        #[arg(long, default_value_t = 0.05)]
+        beta: f64,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Search fixed positions with fixed budgets: prints the total iteration count (a signature
+    /// of search behaviour) and iterations per second.
+    Bench {
+        /// One game; all games when omitted.
+        game: Option<String>,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the action sequences of a given length from a position (move-generator check).
+    Perft {
+        game: String,
+        depth: u32,
+        /// Position in the game's text notation (default: the start).
+        #[arg(long)]
+        position: Option<String>,
+        /// Game options, `key=value,...`.
+        #[arg(long, short = 'o', default_value = "")]
+        options: String,
+    },
+    /// Speak the engine line protocol on stdin/stdout (docs/engine-protocol.md).
+    Engine {
+        game: String,
+        /// Game options, `key=value,...`.
+        #[arg(long, short = 'o', default_value = "")]
+        options: String,
+    },
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// Games per pairing (for sprt: the most games to play).
+    #[arg(long, short = 'n', default_value_t = 100)]
+    games: u64,
+    /// Seed of all randomness: the same seed and iteration budgets replay the same games.
+    #[arg(long, short = 's', default_value_t = 1)]
+    seed: u64,
+    /// Milliseconds per move, for agents whose spec sets no budget.
+    #[arg(long, conflicts_with = "iters")]
+    time: Option<u64>,
+    /// Iterations (nodes, simulations) per move, for agents whose spec sets no budget.
+    /// Default: 10000 when neither --time nor --iters is given.
+    #[arg(long)]
+    iters: Option<u64>,
+    /// Games played at once (default: all cores).
+    #[arg(long, short = 't')]
+    threads: Option<usize>,
+    /// Game options, `key=value,...` (see `ply games`).
+    #[arg(long, short = 'o', default_value = "")]
+    options: String,
+    /// Write every game as a JSON line to this file.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print the result as JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+const DEFAULT_ITERATIONS: u64 = 10_000;
+
+impl RunArgs {
+    fn options(&self) -> Result<RunOptions> {
+        if self.games == 0 {
+            bail!("--games must be at least 1");
+        }
+        let budget = match (self.time, self.iters) {
+            (Some(0), _) => bail!("--time must be at least 1 ms"),
+            (_, Some(0)) => bail!("--iters must be at least 1"),
+            (Some(ms), _) => Budget { time: Some(Duration::from_millis(ms)), iterations: None },
+            (None, Some(n)) => Budget::iterations(n),
+            (None, None) => Budget::iterations(DEFAULT_ITERATIONS),
+        };
+        let threads = match self.threads {
+            Some(0) => bail!("--threads must be at least 1"),
+            Some(t) => t,
+            None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        };
+        Ok(RunOptions {
+            options: self.options.clone(),
+            games: self.games,
+            seed: self.seed,
+            budget,
+            threads,
+            progress: !self.json && std::io::stderr().is_terminal(),
+        })
+    }
+
+    fn save(&self, records: &[GameRecord]) -> Result<()> {
+        if let Some(path) = &self.out {
+            let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let mut out = BufWriter::new(file);
+            write_jsonl(&mut out, records).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    }
+}
+
+fn spec(text: &str) -> Result<AgentSpec> {
+    Ok(AgentSpec::parse(text)?)
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Games => {
+            for game in games() {
+                println!("{:<10} {}", game.name(), game.about());
+                for option in game.options() {
+                    println!("    -o {}={:<8} {}", option.name, option.default, option.help);
+                }
+            }
+        }
+        Command::Agents { game } => {
+            let game = find_game(&game)?;
+            println!("agents of {} (spec: name[:key=value,...]):", game.name());
+            for agent in game.agents() {
+                println!("{:<12} {}", agent.name, agent.about);
+                for p in agent.params {
+                    let default = if p.default.is_empty() { "-".to_string() } else { p.default.clone() };
+                    println!("    {:<10} {:<10} {}", p.name, default, p.help);
+                }
+            }
+        }
+        Command::Match { game, first, second, run } => {
+            let game = find_game(&game)?;
+            let (a, b) = (spec(&first)?, spec(&second)?);
+            let options = run.options()?;
+            let report = game.run_match([&a, &b], &options)?;
+            run.save(&report.records)?;
+            if run.json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", report::match_table(&report, options.threads));
+            }
+        }
+        Command::Tournament { game, agents, run } => {
+            let game = find_game(&game)?;
+            let specs: Vec<AgentSpec> = agents.iter().map(|a| spec(a)).collect::<Result<_>>()?;
+            let options = run.options()?;
+            let report = game.run_tournament(&specs, &options)?;
+            run.save(&report.records)?;
+            if run.json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", report::tournament_table(&report, options.threads));
+            }
+        }
+        Command::Sprt { game, first, second, elo0, elo1, alpha, beta, run } => {
+            if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
+                bail!("--alpha and --beta must lie strictly between 0 and 0.5");
+            }
+            if elo1 <= elo0 {
+                bail!("--elo1 must be greater than --elo0");
+            }
+            let game = find_game(&game)?;
+            let (a, b) = (spec(&first)?, spec(&second)?);
+            let options = run.options()?;
+            let report = game.run_sprt([&a, &b], Sprt { elo0, elo1, alpha, beta }, &options)?;
+            run.save(&report.records)?;
+            if run.json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", report::sprt_table(&report, options.threads));
+            }
+        }
+        Command::Bench { game, json } => {
+            let selected = match game {
+                Some(name) => vec![find_game(&name)?],
+                None => games(),
+            };
+            let reports = selected.iter().map(|g| g.bench()).collect::<Result<Vec<_>, _>>()?;
+            if json {
+                let total: u64 = reports.iter().map(|r| r.total_iterations()).sum();
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({"signature": total, "games": reports}))?
+                );
+            } else {
+                print!("{}", report::bench_table(&reports));
+            }
+        }
+        Command::Perft { game, depth, position, options } => {
+            let game = find_game(&game)?;
+            let mut state = game.new_state(&options)?;
+            if let Some(text) = position {
+                state.set_text(&text)?;
+            }
+            for d in 1..=depth {
+                let started = std::time::Instant::now();
+                let count = state.perft(d);
+                println!("perft {d}: {count} ({:.3} s)", started.elapsed().as_secs_f64());
+            }
+        }
+        Command::Engine { game, options } => {
+            let game = find_game(&game)?;
+            engine::run(game, &options, std::io::stdin().lock(), std::io::stdout())?;
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Human-readable tables for match, tournament, SPRT and bench results.
+
+use std::fmt::Write;
+
+use ply_arena::bench::BenchReport;
+use ply_arena::stats::format_elo;
+use ply_arena::{MatchReport, Score, SprtReport, TournamentReport};
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn score_line(name: &str, score: &Score, width: usize) -> String {
+    let (low, high) = score.interval();
+    format!(
+        "{name:<width$}  +{:<5} ={:<5} -{:<5} score {:>6} [{}, {}]  Elo {}",
+        score.wins,
+        score.draws,
+        score.losses,
+        percent(score.mean()),
+        percent(low),
+        percent(high),
+        format_elo(&score.elo())
+    )
+}
+
+fn speed(games: usize, seconds: f64, threads: usize) -> String {
+    format!(
+        "{games} games in {seconds:.2} s ({:.1} games/s, {threads} threads)",
+        games as f64 / seconds.max(1e-9)
+    )
+}
+
+pub fn match_table(report: &MatchReport, threads: usize) -> String {
+    let r = &report.result;
+    let width = r.first.len().max(r.second.len());
+    let mut out = String::new();
+    writeln!(out, "{}: {} vs {}", report.game, r.first, r.second).unwrap();
+    writeln!(out, "{}", score_line(&r.first, &r.score, width)).unwrap();
+    writeln!(out, "{}", speed(report.records.len(), report.elapsed.as_secs_f64(), threads)).unwrap();
+    out
+}
+
+pub fn tournament_table(report: &TournamentReport, threads: usize) -> String {
+    let width = report.agents.iter().map(|a| a.len()).max().unwrap_or(0).max(5);
+    let mut out = String::new();
+    writeln!(out, "{} round robin: {} agents (results against the field)", report.game, report.agents.len())
+        .unwrap();
+    let mut order: Vec<usize> = (0..report.agents.len()).collect();
+    order.sort_by(|&a, &b| report.totals[b].mean().total_cmp(&report.totals[a].mean()));
+    for (rank, &i) in order.iter().enumerate() {
+        writeln!(out, "{:>2}. {}", rank + 1, score_line(&report.agents[i], &report.totals[i], width))
+            .unwrap();
+    }
+    writeln!(out, "pairings:").unwrap();
+    let pair_width = report.pairs.iter().map(|p| p.first.len() + p.second.len() + 4).max().unwrap_or(0);
+    for pair in &report.pairs {
+        let name = format!("{} vs {}", pair.first, pair.second);
+        writeln!(out, "    {}", score_line(&name, &pair.score, pair_width)).unwrap();
+    }
+    writeln!(out, "{}", speed(report.records.len(), report.elapsed.as_secs_f64(), threads)).unwrap();
+    out
+}
+
+pub fn sprt_table(report: &SprtReport, threads: usize) -> String {
+    let r = &report.result;
+    let mut out = String::new();
+    writeln!(
+        out,
+        "{}: SPRT {} vs {}, H0 Elo {} H1 Elo {}, alpha {} beta {}",
+        report.game,
+        r.first,
+        r.second,
+        report.sprt.elo0,
+        report.sprt.elo1,
+        report.sprt.alpha,
+        report.sprt.beta
+    )
+    .unwrap();
+    writeln!(out, "{}", score_line(&r.first, &r.score, r.first.len())).unwrap();
+    let verdict = match report.verdict {
+        ply_arena::SprtVerdict::H1 => "H1 accepted: the first agent is stronger",
+        ply_arena::SprtVerdict::H0 => "H0 accepted: no gain of elo1 or more",
+        ply_arena::SprtVerdict::Continue => "inconclusive: the game limit was reached first",
+    };
+    writeln!(out, "LLR {:.3} (bounds {:.3}, {:.3}): {verdict}", report.llr, report.bounds.0, report.bounds.1)
+        .unwrap();
+    writeln!(out, "{}", speed(report.records.len(), report.elapsed.as_secs_f64(), threads)).unwrap();
+    out
+}
+
+pub fn bench_table(reports: &[BenchReport]) -> String {
+    let mut out = String::new();
+    let mut total = 0;
+    let mut seconds = 0.0;
+    for report in reports {
+        for line in &report.lines {
+            let secs = line.elapsed.as_secs_f64();
+            writeln!(
+                out,
+                "{:<9} {:<24} {:>10} iterations {:>8.3} s {:>12.0}/s  best {:<5} {}",
+                report.game,
+                line.agent,
+                line.iterations,
+                secs,
+                line.iterations as f64 / secs.max(1e-9),
+                line.best,
+                line.position
+            )
+            .unwrap();
+        }
+        total += report.total_iterations();
+        seconds += report.total_elapsed().as_secs_f64();
+    }
+    writeln!(out, "signature: {total} iterations").unwrap();
+    writeln!(out, "speed:     {:.0} iterations/s over {seconds:.2} s", total as f64 / seconds.max(1e-9))
+        .unwrap();
+    out
+}

@@ -1,0 +1,77 @@
+//! The one interface every AI implements.
+
+use std::time::Duration;
+
+use crate::budget::Limits;
+use crate::game::Game;
+
+/// What an agent reports about its thinking. Fields an agent has nothing to say about keep their
+/// defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo<A> {
+    /// Completed search depth (alpha-beta) or depth of the principal variation (MCTS).
+    pub depth: u32,
+    /// Iterations done: nodes for alpha-beta, simulations for MCTS.
+    pub iterations: u64,
+    /// The position's value for the player to move, from -1 (lost) to +1 (won); a heuristic
+    /// estimate unless `proven` is set.
+    pub value: Option<f64>,
+    /// A forced result: plies to a win (positive) or to a loss (negative).
+    pub proven: Option<i32>,
+    /// The expected line of play, starting with the chosen action.
+    pub pv: Vec<A>,
+    pub elapsed: Duration,
+}
+
+impl<A> Default for SearchInfo<A> {
+    fn default() -> Self {
+        SearchInfo {
+            depth: 0,
+            iterations: 0,
+            value: None,
+            proven: None,
+            pv: Vec::new(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
+impl<A> SearchInfo<A> {
+    pub fn map_actions<B>(&self, f: impl FnMut(&A) -> B) -> SearchInfo<B> {
+        SearchInfo {
+            depth: self.depth,
+            iterations: self.iterations,
+            value: self.value,
+            proven: self.proven,
+            pv: self.pv.iter().map(f).collect(),
+            elapsed: self.elapsed,
+        }
+    }
+}
+
+/// An agent's choice and what it knew when it made it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision<A> {
+    pub action: A,
+    pub info: SearchInfo<A>,
+}
+
+impl<A> Decision<A> {
+    pub fn new(action: A) -> Self {
+        Decision { action, info: SearchInfo::default() }
+    }
+}
+
+/// A computer player. Created for one game from a spec and a seed; may keep state between its
+/// moves (a search tree to reuse, say). Asked only when a player (never chance) is to move.
+pub trait Agent<G: Game>: Send {
+    /// Chooses an action for the player to move in `state` within `limits`. May call `report`
+    /// with progress (each completed depth, say) while it thinks. Must return a legal action
+    /// even if stopped at once.
+    fn choose(
+        &mut self,
+        state: &G,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo<G::Action>),
+    ) -> Decision<G::Action>;
+}

@@ -1,0 +1,62 @@
+//! Connect Four: 7 columns, 6 rows, two players drop stones in turn; four in a row
+//! (horizontally, vertically or diagonally) wins, a full board is a draw.
+//!
+//! This crate is also the template for adding a game to Ply (docs/adding-a-game.md): rules in
+//! `rules.rs` (the [`ply_core::Game`] implementation), text and JSON forms in `notation.rs`, a
+//! heuristic in `eval.rs`, and here the [`ply_core::GameDef`] that names the game, its options
+//! and its agents.
+
+mod eval;
+mod notation;
+mod rules;
+
+pub use eval::Connect4Eval;
+pub use rules::{CENTRE_FIRST, Column, Connect4, HEIGHT, WIDTH};
+
+use ply_core::{AgentFactory, BenchCase, Error, GameDef, ParamInfo, Params};
+use ply_search::{GeneratedOrder, UniformRollout, factories};
+
+impl GameDef for Connect4 {
+    const NAME: &'static str = "connect4";
+    const ABOUT: &'static str = "Connect Four on the 7x6 board: four in a row wins";
+
+    fn options() -> Vec<ParamInfo> {
+        Vec::new()
+    }
+
+    fn new_game(_options: &Params) -> Result<Self, Error> {
+        Ok(Connect4::new())
+    }
+
+    fn agents() -> Vec<AgentFactory<Self>> {
+        vec![
+            factories::alphabeta(
+                "alphabeta",
+                "alpha-beta with iterative deepening, threat/centre evaluation, centre-first ordering",
+                vec![],
+                |_| Ok((Connect4Eval, GeneratedOrder)),
+            ),
+            factories::mcts("mcts", "UCT with random playouts", vec![], |_| {
+                Ok((Connect4Eval, UniformRollout))
+            }),
+            factories::random(),
+        ]
+    }
+
+    fn bench_cases() -> Vec<BenchCase> {
+        const MIDGAME: &str = "......./......./...o.../..xx.../..ox.../..xoxo.";
+        const LATE: &str = "......./...o.../..xx.../..ox.o./.xoxxo./.xoxoxo";
+        vec![
+            BenchCase { position: "", agent: "alphabeta", iterations: 300_000 },
+            BenchCase { position: MIDGAME, agent: "alphabeta", iterations: 300_000 },
+            BenchCase { position: LATE, agent: "alphabeta", iterations: 300_000 },
+            BenchCase { position: "", agent: "mcts", iterations: 20_000 },
+            BenchCase { position: MIDGAME, agent: "mcts", iterations: 20_000 },
+            BenchCase { position: LATE, agent: "mcts", iterations: 20_000 },
+        ]
+    }
+
+    fn opening_plies(&self) -> usize {
+        2
+    }
+}

@@ -1,0 +1,112 @@
+//! Agent factories for the generic agents, so that a game offers them by name with a few lines:
+//! the game supplies its evaluator, move ordering or rollout policy; the parameters of the search
+//! itself (depth, exploration constant, threads...) are declared here once for every game.
+
+use ply_core::{AgentFactory, Error, Game, ParamInfo, Params};
+
+use crate::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use crate::heuristics::{Evaluator, MoveOrderer, RolloutPolicy};
+use crate::mcts::{FinalChoice, Mcts, MctsConfig};
+use crate::random::RandomAgent;
+
+pub fn random<G: Game>() -> AgentFactory<G> {
+    AgentFactory::new("random", "plays a uniformly random legal move", vec![], |_, seed| {
+        Ok(Box::new(RandomAgent::new(seed)))
+    })
+}
+
+pub fn alphabeta_params() -> Vec<ParamInfo> {
+    let d = AlphaBetaConfig::default();
+    vec![
+        ParamInfo::new("depth", d.max_depth, "deepest iteration of iterative deepening, in moves"),
+        ParamInfo::new("tt", d.tt_bits, "transposition table size as a power of two (0 = off)"),
+        ParamInfo::new("killers", d.killers, "killer-move ordering"),
+        ParamInfo::new("history", d.history, "history-heuristic ordering"),
+    ]
+}
+
+pub fn alphabeta_config(params: &Params) -> Result<AlphaBetaConfig, Error> {
+    Ok(AlphaBetaConfig {
+        max_depth: params.get_in("depth", 1..=1000)?,
+        tt_bits: params.get_in("tt", 0..=30)?,
+        killers: params.get_bool("killers")?,
+        history: params.get_bool("history")?,
+    })
+}
+
+/// An alpha-beta agent (expectimax through chance events). `make` builds the game's evaluator
+/// and move orderer from the parameters, `extra` declares the parameters it reads.
+pub fn alphabeta<G, E, O>(
+    name: &'static str,
+    about: &'static str,
+    extra: Vec<ParamInfo>,
+    make: impl Fn(&Params) -> Result<(E, O), Error> + Send + Sync + 'static,
+) -> AgentFactory<G>
+where
+    G: Game,
+    E: Evaluator<G> + 'static,
+    O: MoveOrderer<G> + 'static,
+{
+    let mut params = alphabeta_params();
+    params.extend(extra);
+    AgentFactory::new(name, about, params, move |params, _seed| {
+        let config = alphabeta_config(params)?;
+        let (eval, orderer) = make(params)?;
+        Ok(Box::new(AlphaBeta::new(config, eval, orderer)))
+    })
+}
+
+pub fn mcts_params() -> Vec<ParamInfo> {
+    let d = MctsConfig::default();
+    vec![
+        ParamInfo::new("c", d.exploration, "UCB exploration constant"),
+        ParamInfo::new("expand", d.expand_threshold, "visits before a leaf is expanded"),
+        ParamInfo::new("rollout", "end", "playout length before the evaluator scores it: a number, or 'end'"),
+        ParamInfo::new("final", "visits", "final move: 'visits' (most visited) or 'mean' (best mean)"),
+        ParamInfo::new("threads", d.threads, "trees searched in parallel (root parallelism)"),
+        ParamInfo::new("reuse", d.reuse, "keep the relevant subtree between moves"),
+        ParamInfo::new("nodes", d.max_nodes, "most nodes per tree"),
+    ]
+}
+
+pub fn mcts_config(params: &Params) -> Result<MctsConfig, Error> {
+    let rollout_limit = match params.raw("rollout") {
+        "end" => None,
+        _ => Some(params.get_in("rollout", 0..=u32::MAX)?),
+    };
+    let final_choice = match params.get_choice("final", &["visits", "mean"])? {
+        "visits" => FinalChoice::MostVisits,
+        _ => FinalChoice::BestMean,
+    };
+    Ok(MctsConfig {
+        exploration: params.get_in("c", 0.0..=100.0)?,
+        expand_threshold: params.get_in("expand", 0..=1_000_000)?,
+        rollout_limit,
+        final_choice,
+        threads: params.get_in("threads", 1..=256)?,
+        reuse: params.get_bool("reuse")?,
+        max_nodes: params.get_in("nodes", 1..=1usize << 32)?,
+    })
+}
+
+/// An MCTS agent. `make` builds the game's evaluator (used when playouts are cut short) and
+/// rollout policy from the parameters, `extra` declares the parameters it reads.
+pub fn mcts<G, E, R>(
+    name: &'static str,
+    about: &'static str,
+    extra: Vec<ParamInfo>,
+    make: impl Fn(&Params) -> Result<(E, R), Error> + Send + Sync + 'static,
+) -> AgentFactory<G>
+where
+    G: Game + PartialEq,
+    E: Evaluator<G> + 'static,
+    R: RolloutPolicy<G> + 'static,
+{
+    let mut params = mcts_params();
+    params.extend(extra);
+    AgentFactory::new(name, about, params, move |params, seed| {
+        let config = mcts_config(params)?;
+        let (eval, rollout) = make(params)?;
+        Ok(Box::new(Mcts::new(config, eval, rollout, seed)))
+    })
+}

@@ -1,0 +1,211 @@
+//! A genetic algorithm that tunes a weight vector through tournaments, as the Risk document
+//! describes (SEEDS.md §1), with every number of that description an option. It knows nothing of
+//! games: the caller supplies a function that plays one game between two weight vectors.
+//!
+//! One generation: `tournaments` times, draw `tournament_size` distinct genes and play every pair
+//! once (fitness = score / games, a draw counting half); keep each tournament's best
+//! `selected_per_tournament`; make `children` by averaging random pairs of the kept genes and
+//! `mutants` by copying a kept gene and redrawing one weight; the new genes replace as many of
+//! the worst genes of the population (by the fitness of their latest tournament; genes not yet
+//! measured count as worst). After the last generation the gene with the best latest fitness wins.
+
+use ply_core::rng::{derive_seed, rng_from_seed};
+use rand::RngExt;
+use rand::seq::SliceRandom;
+use rayon::prelude::*;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneticConfig {
+    pub population: usize,
+    pub weights: usize,
+    pub min_weight: f64,
+    pub max_weight: f64,
+    pub tournaments: usize,
+    pub tournament_size: usize,
+    pub selected_per_tournament: usize,
+    pub children: usize,
+    pub mutants: usize,
+    pub generations: usize,
+    pub seed: u64,
+}
+
+impl GeneticConfig {
+    /// The document's numbers, for a vector of `weights` weights.
+    pub fn risk_document(weights: usize, seed: u64) -> Self {
+        GeneticConfig {
+            population: 100,
+            weights,
+            min_weight: 0.0,
+            max_weight: 10.0,
+            tournaments: 10,
+            tournament_size: 10,
+            selected_per_tournament: 3,
+            children: 12,
+            mutants: 3,
+            generations: 4,
+            seed,
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        let checks = [
+            (self.weights > 0, "at least one weight"),
+            (self.min_weight < self.max_weight, "min_weight below max_weight"),
+            (self.tournament_size >= 2, "tournaments of at least 2 genes"),
+            (self.tournament_size <= self.population, "tournament_size at most the population"),
+            (self.selected_per_tournament >= 1, "at least one gene selected per tournament"),
+            (
+                self.selected_per_tournament <= self.tournament_size,
+                "selected_per_tournament at most tournament_size",
+            ),
+            (self.children + self.mutants <= self.population, "children + mutants at most the population"),
+            (self.tournaments >= 1 && self.generations >= 1, "at least one tournament and one generation"),
+        ];
+        match checks.iter().find(|(ok, _)| !ok) {
+            Some((_, need)) => Err(format!("genetic tuner needs {need}")),
+            None => Ok(()),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gene {
+    pub weights: Vec<f64>,
+    /// Score per game in its latest tournament.
+    pub fitness: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenerationReport {
+    pub generation: usize,
+    pub best: Vec<f64>,
+    pub best_fitness: f64,
+    pub mean_fitness: f64,
+    pub games: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneResult {
+    pub best: Vec<f64>,
+    pub best_fitness: f64,
+    pub generations: Vec<GenerationReport>,
+    pub population: Vec<Gene>,
+}
+
+/// Runs the tuner. `play(a, b, seed)` plays one game and returns `a`'s score (1 win, 0.5 draw,
+/// 0 loss); games of a tournament run in parallel, each with its own seed, so a run is
+/// reproducible whatever the thread count. `progress` hears about each finished generation.
+pub fn tune(
+    config: &GeneticConfig,
+    play: impl Fn(&[f64], &[f64], u64) -> f64 + Sync,
+    mut progress: impl FnMut(&GenerationReport),
+) -> Result<TuneResult, String> {
+    config.validate()?;
+    let mut rng = rng_from_seed(config.seed);
+    let mut population: Vec<Gene> = (0..config.population)
+        .map(|_| Gene {
+            weights: (0..config.weights)
+                .map(|_| rng.random_range(config.min_weight..=config.max_weight))
+                .collect(),
+            fitness: None,
+        })
+        .collect();
+    let mut reports = Vec::new();
+    for generation in 0..config.generations {
+        let mut selected: Vec<usize> = Vec::new();
+        let mut games = 0;
+        for tournament in 0..config.tournaments {
+            let mut entrants: Vec<usize> = (0..config.population).collect();
+            entrants.shuffle(&mut rng);
+            entrants.truncate(config.tournament_size);
+            let pairs: Vec<(usize, usize)> =
+                (0..entrants.len()).flat_map(|i| (i + 1..entrants.len()).map(move |j| (i, j))).collect();
+            let round_seed =
+                derive_seed(config.seed, ((generation * config.tournaments + tournament) as u64) << 20);
+            let scores: Vec<f64> = pairs
+                .par_iter()
+                .enumerate()
+                .map(|(k, &(i, j))| {
+                    play(
+                        &population[entrants[i]].weights,
+                        &population[entrants[j]].weights,
+                        derive_seed(round_seed, k as u64),
+                    )
+                })
+                .collect();
+            games += pairs.len();
+            let mut totals = vec![0.0; entrants.len()];
+            for (&(i, j), &score) in pairs.iter().zip(&scores) {
+                totals[i] += score;
+                totals[j] += 1.0 - score;
+            }
+            let per_gene_games = (entrants.len() - 1) as f64;
+            for (slot, &gene) in entrants.iter().enumerate() {
+                population[gene].fitness = Some(totals[slot] / per_gene_games);
+            }
+            let mut ranked: Vec<usize> = (0..entrants.len()).collect();
+            ranked.sort_by(|&a, &b| totals[b].total_cmp(&totals[a]));
+            selected.extend(ranked.iter().take(config.selected_per_tournament).map(|&slot| entrants[slot]));
+        }
+
+        let mut offspring: Vec<Vec<f64>> = Vec::new();
+        for _ in 0..config.children {
+            let i = rng.random_range(0..selected.len());
+            // A distinct partner where there is one: averaging a gene with itself changes nothing.
+            let j = if selected.len() > 1 {
+                (i + rng.random_range(1..selected.len())) % selected.len()
+            } else {
+                i
+            };
+            let a = &population[selected[i]].weights;
+            let b = &population[selected[j]].weights;
+            offspring.push(a.iter().zip(b).map(|(x, y)| (x + y) / 2.0).collect());
+        }
+        for _ in 0..config.mutants {
+            let mut w = population[selected[rng.random_range(0..selected.len())]].weights.clone();
+            let k = rng.random_range(0..w.len());
+            w[k] = rng.random_range(config.min_weight..=config.max_weight);
+            offspring.push(w);
+        }
+
+        let measured: Vec<f64> = population.iter().filter_map(|g| g.fitness).collect();
+        let (best_index, best_fitness) = best_gene(&population);
+        let report = GenerationReport {
+            generation: generation + 1,
+            best: population[best_index].weights.clone(),
+            best_fitness,
+            mean_fitness: measured.iter().sum::<f64>() / measured.len().max(1) as f64,
+            games,
+        };
+        progress(&report);
+        reports.push(report);
+
+        // The last generation's offspring would never be measured: it only reports.
+        if generation + 1 < config.generations {
+            let mut order: Vec<usize> = (0..population.len()).collect();
+            order.sort_by(|&a, &b| {
+                let fa = population[a].fitness.unwrap_or(f64::NEG_INFINITY);
+                let fb = population[b].fitness.unwrap_or(f64::NEG_INFINITY);
+                fa.total_cmp(&fb)
+            });
+            for (slot, weights) in order.into_iter().zip(offspring) {
+                population[slot] = Gene { weights, fitness: None };
+            }
+        }
+    }
+    let (best_index, best_fitness) = best_gene(&population);
+    Ok(TuneResult {
+        best: population[best_index].weights.clone(),
+        best_fitness,
+        generations: reports,
+        population,
+    })
+}
+
+fn best_gene(population: &[Gene]) -> (usize, f64) {
+    population
+        .iter()
+        .enumerate()
+        .filter_map(|(i, g)| g.fitness.map(|f| (i, f)))
+        .fold((0, f64::NEG_INFINITY), |best, (i, f)| if f > best.1 { (i, f) } else { best })
+}

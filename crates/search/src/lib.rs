@@ -1,0 +1,17 @@
+//! Game-agnostic agents: they search any [`ply_core::Game`] and learn about a particular game
+//! only through the hooks in [`heuristics`].
+
+pub mod alphabeta;
+pub mod factories;
+pub mod genetic;
+pub mod heuristics;
+pub mod mcts;
+pub mod minimax;
+pub mod random;
+pub mod tt;
+pub mod value;
+
+pub use alphabeta::{AlphaBeta, AlphaBetaConfig};
+pub use heuristics::{Evaluator, GeneratedOrder, MoveOrderer, NeutralEval, RolloutPolicy, UniformRollout};
+pub use mcts::{FinalChoice, Mcts, MctsConfig};
+pub use random::RandomAgent;

@@ -1,0 +1,43 @@
+//! Plain expectiminimax: no pruning, no tables, no ordering. Slow and obviously right, it is the
+//! reference that the optimised searches are tested against.
+
+use ply_core::{Game, Player, Turn};
+
+use crate::heuristics::Evaluator;
+use crate::value::{DISCOUNT, heuristic_value, terminal_value};
+
+/// The value of `state` for `root` searched `depth` player decisions deep: the root player
+/// maximises, every other player minimises (paranoid; plain minimax for two players), chance
+/// nodes take the expectation. Same value scale as [`crate::alphabeta`].
+pub fn expectiminimax<G: Game, E: Evaluator<G> + ?Sized>(
+    state: &G,
+    depth: u32,
+    root: Player,
+    eval: &E,
+) -> f64 {
+    match state.turn() {
+        Turn::Over => terminal_value(state, root),
+        _ if depth == 0 => heuristic_value(eval, state, root),
+        Turn::Chance => state
+            .outcomes()
+            .into_iter()
+            .map(|(outcome, p)| {
+                let mut child = state.clone();
+                child.apply(outcome);
+                p * expectiminimax(&child, depth, root, eval)
+            })
+            .sum(),
+        Turn::Player(mover) => {
+            let values = state.actions().into_iter().map(|action| {
+                let mut child = state.clone();
+                child.apply(action);
+                DISCOUNT * expectiminimax(&child, depth - 1, root, eval)
+            });
+            if mover == root {
+                values.fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                values.fold(f64::INFINITY, f64::min)
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! Test games that exercise every corner of the model: random trees with chance nodes, any
+//! number of players, players moving several times in a row, and transpositions.
+
+#![allow(dead_code)]
+
+use ply_core::rng::derive_seed;
+use ply_core::{Error, Game, Player, Returns, Turn};
+use serde_json::Value;
+
+/// A game whose tree is drawn from a seed. A state is (player decisions so far, running sum of
+/// the actions taken mod 61, whether a chance event just happened), so different move orders
+/// reach the same state: transpositions are common. Every path to a state has the same number of
+/// player decisions, so a fixed-depth search gives each state one value, and a transposition
+/// table may not change the result of plain minimax.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RandomTree {
+    pub seed: u64,
+    pub players: usize,
+    pub max_depth: u8,
+    pub depth: u8,
+    pub sum: u8,
+    pub after_chance: bool,
+    pub with_chance: bool,
+}
+
+impl RandomTree {
+    pub fn new(seed: u64, players: usize, max_depth: u8, with_chance: bool) -> Self {
+        RandomTree { seed, players, max_depth, depth: 0, sum: 0, after_chance: false, with_chance }
+    }
+
+    fn h(&self, salt: u64) -> u64 {
+        derive_seed(
+            derive_seed(
+                self.seed,
+                (self.depth as u64) << 9 | (self.sum as u64) << 1 | self.after_chance as u64,
+            ),
+            salt,
+        )
+    }
+
+    fn branching(&self) -> usize {
+        1 + (self.h(1) % 4) as usize
+    }
+}
+
+impl Game for RandomTree {
+    type Action = u8;
+
+    fn num_players(&self) -> usize {
+        self.players
+    }
+
+    fn turn(&self) -> Turn {
+        if self.depth >= self.max_depth || (self.depth > 1 && self.h(2).is_multiple_of(11)) {
+            Turn::Over
+        } else if self.with_chance && !self.after_chance && self.h(3).is_multiple_of(3) {
+            Turn::Chance
+        } else {
+            // Any player may be next, the same one included: multi-action turns.
+            Turn::Player((self.h(4) % self.players as u64) as Player)
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if matches!(self.turn(), Turn::Player(_)) {
+            out.extend(0..self.branching() as u8);
+        }
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<(u8, f64)>) {
+        out.clear();
+        if self.turn() == Turn::Chance {
+            let n = 2 + (self.h(5) % 3) as usize;
+            let weights: Vec<f64> = (0..n).map(|i| 1.0 + (self.h(10 + i as u64) % 7) as f64).collect();
+            let total: f64 = weights.iter().sum();
+            out.extend(weights.iter().enumerate().map(|(i, w)| (i as u8 + 10, w / total)));
+        }
+    }
+
+    fn apply(&mut self, action: u8) {
+        let was_chance = self.turn() == Turn::Chance;
+        self.sum = ((self.sum as u32 + action as u32 + 1) % 61) as u8;
+        self.after_chance = was_chance;
+        if !was_chance {
+            self.depth += 1;
+        }
+    }
+
+    fn returns(&self) -> Returns {
+        let r = self.h(6) % (self.players as u64 + 1);
+        if r as usize == self.players {
+            Returns::draw(self.players)
+        } else {
+            Returns::win(self.players, r as usize)
+        }
+    }
+
+    fn hash_key(&self) -> Option<u64> {
+        Some(self.h(7))
+    }
+
+    fn action_to_text(&self, action: u8) -> String {
+        action.to_string()
+    }
+
+    fn parse_action(&self, text: &str) -> Result<u8, Error> {
+        text.parse().map_err(|_| Error::notation("not a number"))
+    }
+
+    fn to_text(&self) -> String {
+        format!("{}:{}", self.depth, self.sum)
+    }
+
+    fn parse_state(&self, _text: &str) -> Result<Self, Error> {
+        Err(Error::notation("not supported"))
+    }
+
+    fn to_json(&self) -> Value {
+        Value::Null
+    }
+
+    fn state_from_json(&self, _json: &Value) -> Result<Self, Error> {
+        Err(Error::notation("not supported"))
+    }
+}
+
+/// A deterministic pseudo-random evaluation in [-1, 1], zero-sum for two players.
+pub fn random_eval(state: &RandomTree, player: Player) -> f64 {
+    let v = (state.h(8) % 2001) as f64 / 1000.0 - 1.0;
+    if state.players == 2 && player == 1 { -v } else { derive_v(v, player) }
+}
+
+fn derive_v(v: f64, player: Player) -> f64 {
+    if player == 0 { v } else { ((v * 7.0 + player as f64).sin()).clamp(-1.0, 1.0) }
+}
+
+/// Take-away: a pile of stones, each player takes 1-3 in turn, taking the last stone wins.
+/// With two players the winning move from n stones is to take n mod 4 (when that is not 0).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TakeAway {
+    pub stones: u8,
+    pub player: u8,
+    pub last: u8,
+}
+
+impl Game for TakeAway {
+    type Action = u8;
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn turn(&self) -> Turn {
+        if self.stones == 0 { Turn::Over } else { Turn::Player(self.player as usize) }
+    }
+    fn legal_actions(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend((1..=3).filter(|&k| k <= self.stones));
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(u8, f64)>) {
+        out.clear();
+    }
+    fn apply(&mut self, k: u8) {
+        self.stones -= k;
+        self.last = self.player;
+        self.player = 1 - self.player;
+    }
+    fn returns(&self) -> Returns {
+        Returns::win(2, self.last as usize)
+    }
+    fn action_to_text(&self, k: u8) -> String {
+        k.to_string()
+    }
+    fn parse_action(&self, text: &str) -> Result<u8, Error> {
+        text.parse().map_err(|_| Error::notation("not a number"))
+    }
+    fn to_text(&self) -> String {
+        self.stones.to_string()
+    }
+    fn parse_state(&self, _text: &str) -> Result<Self, Error> {
+        Err(Error::notation("not supported"))
+    }
+    fn to_json(&self) -> Value {
+        Value::Null
+    }
+    fn state_from_json(&self, _json: &Value) -> Result<Self, Error> {
+        Err(Error::notation("not supported"))
+    }
+}

@@ -1,0 +1,68 @@
+mod common;
+
+use common::{RandomTree, TakeAway, random_eval};
+use ply_core::{Agent, Budget, Game, Limits};
+use ply_search::{FinalChoice, Mcts, MctsConfig, NeutralEval, UniformRollout};
+
+fn limits(iterations: u64) -> Limits {
+    Limits::new(Budget::iterations(iterations))
+}
+
+#[test]
+fn converges_to_the_winning_move() {
+    for stones in [5u8, 6, 7, 9, 10, 11] {
+        let game = TakeAway { stones, player: 0, last: 0 };
+        let mut agent = Mcts::new(MctsConfig::default(), NeutralEval, UniformRollout, stones as u64);
+        let d = agent.choose(&game, &limits(20_000), &mut |_| {});
+        assert_eq!(d.action, stones % 4, "from {stones} stones: {:?}", d.info);
+        assert!(d.info.value.unwrap() > 0.5, "the win is recognised: {:?}", d.info);
+    }
+}
+
+#[test]
+fn same_seed_same_search_and_threads_merge() {
+    let game = (0..)
+        .map(|seed| RandomTree::new(seed, 3, 12, true))
+        .find(|g| g.current_player().is_some() && g.actions().len() > 1)
+        .unwrap();
+    for threads in [1, 3] {
+        let config = MctsConfig { threads, ..MctsConfig::default() };
+        let run = |seed| {
+            let mut agent = Mcts::new(config.clone(), random_eval, UniformRollout, seed);
+            let d = agent.choose(&game, &limits(3000), &mut |_| {});
+            (d.action, d.info.iterations, d.info.pv.clone(), d.info.value.map(f64::to_bits))
+        };
+        let first = run(1);
+        assert_eq!(first, run(1));
+        assert_eq!(first.1, 3000, "the iteration budget is split exactly over {threads} threads");
+        assert!(game.actions().contains(&first.0));
+    }
+}
+
+#[test]
+fn tree_reuse_finds_the_new_root_and_keeps_playing_legally() {
+    let mut game = TakeAway { stones: 21, player: 0, last: 0 };
+    let config = MctsConfig { final_choice: FinalChoice::MostVisits, ..MctsConfig::default() };
+    let mut agents = [
+        Mcts::new(config.clone(), NeutralEval, UniformRollout, 1),
+        Mcts::new(MctsConfig { reuse: false, ..config }, NeutralEval, UniformRollout, 2),
+    ];
+    while !game.is_over() {
+        let p = game.current_player().unwrap();
+        let d = agents[p].choose(&game, &limits(2000), &mut |_| {});
+        assert!(game.is_legal(d.action));
+        game.apply(d.action);
+    }
+}
+
+#[test]
+fn playout_cut_off_uses_the_evaluator() {
+    // Playouts cut at once score only by the evaluator, which favours player 0 everywhere, and
+    // no game ends within reach of the tree: the root value must be the evaluator's.
+    let game = TakeAway { stones: 60, player: 0, last: 0 };
+    let config = MctsConfig { rollout_limit: Some(0), ..MctsConfig::default() };
+    let favour_first = |_: &TakeAway, p: usize| if p == 0 { 0.8 } else { -0.8 };
+    let mut agent = Mcts::new(config, favour_first, UniformRollout, 0);
+    let d = agent.choose(&game, &limits(500), &mut |_| {});
+    assert!((d.info.value.unwrap() - 0.8).abs() < 1e-9, "{:?}", d.info);
+}
