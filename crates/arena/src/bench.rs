@@ -1,9 +1,11 @@
 //! `ply bench`: fixed searches from fixed positions with iteration budgets. The total iteration
-//! count is a signature of search behaviour (it changes only when the search does); the speed is
-//! iterations per second on this machine.
+//! count and a checksum of every search's outcome (move, value, line) are a signature of search
+//! behaviour: they change only when the search does. The speed is iterations per second on this
+//! machine.
 
 use std::time::{Duration, Instant};
 
+use ply_core::rng::derive_seed;
 use ply_core::{AgentSpec, Budget, Error, GameDef, Limits};
 use serde::Serialize;
 
@@ -14,6 +16,8 @@ pub struct BenchLine {
     pub iterations: u64,
     pub elapsed: Duration,
     pub best: String,
+    /// Hash of the outcome: iterations, depth, move, value and principal variation.
+    pub checksum: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -25,6 +29,11 @@ pub struct BenchReport {
 impl BenchReport {
     pub fn total_iterations(&self) -> u64 {
         self.lines.iter().map(|l| l.iterations).sum()
+    }
+
+    /// All lines' checksums folded into one.
+    pub fn checksum(&self) -> u64 {
+        self.lines.iter().fold(0, |acc, l| derive_seed(acc, l.checksum))
     }
 
     pub fn total_elapsed(&self) -> Duration {
@@ -47,17 +56,32 @@ pub fn run_bench<G: GameDef>() -> Result<BenchReport, Error> {
     for case in G::bench_cases() {
         let state =
             if case.position.is_empty() { start.clone() } else { start.parse_state(case.position)? };
+        if state.current_player().is_none() {
+            return Err(Error::spec(format!(
+                "bench position '{}' of {} has no player to move",
+                case.position,
+                G::NAME
+            )));
+        }
         let spec = AgentSpec::parse(case.agent)?;
         let mut built = G::build_agent(&spec, 0)?;
         let limits = Limits::new(Budget::iterations(case.iterations));
         let started = Instant::now();
         let decision = built.agent.choose(&state, &limits, &mut |_| {});
+        let mut checksum = derive_seed(decision.info.iterations, decision.info.depth as u64);
+        checksum = derive_seed(checksum, decision.info.value.map_or(0, f64::to_bits));
+        for text in
+            std::iter::once(&decision.action).chain(&decision.info.pv).map(|a| state.action_to_text(*a))
+        {
+            checksum = text.bytes().fold(checksum, |c, b| derive_seed(c, b as u64));
+        }
         lines.push(BenchLine {
             position: if case.position.is_empty() { "start".into() } else { case.position.into() },
             agent: case.agent.into(),
             iterations: decision.info.iterations,
             elapsed: started.elapsed(),
             best: state.action_to_text(decision.action),
+            checksum,
         });
     }
     Ok(BenchReport { game: G::NAME.to_string(), lines })

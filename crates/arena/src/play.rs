@@ -92,7 +92,7 @@ pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
 pub fn replay<G: GameDef>(record: &GameRecord) -> Result<G, Error> {
     let mut state = G::new_from_text_options(&record.options)?;
     for (i, text) in record.actions.iter().enumerate() {
-        state.play_text(text).map_err(|e| Error::illegal(format!("action {} ({text}): {e}", i + 1)))?;
+        state.play_text(text).map_err(|e| e.context(format!("action {} '{text}'", i + 1)))?;
     }
     Ok(state)
 }

@@ -92,6 +92,7 @@ pub fn sprt_table(report: &SprtReport, threads: usize) -> String {
 pub fn bench_table(reports: &[BenchReport]) -> String {
     let mut out = String::new();
     let mut total = 0;
+    let mut checksum = 0;
     let mut seconds = 0.0;
     for report in reports {
         for line in &report.lines {
@@ -110,9 +111,10 @@ pub fn bench_table(reports: &[BenchReport]) -> String {
             .unwrap();
         }
         total += report.total_iterations();
+        checksum = ply_core::rng::derive_seed(checksum, report.checksum());
         seconds += report.total_elapsed().as_secs_f64();
     }
-    writeln!(out, "signature: {total} iterations").unwrap();
+    writeln!(out, "signature: {total} iterations, checksum {checksum:016x}").unwrap();
     writeln!(out, "speed:     {:.0} iterations/s over {seconds:.2} s", total as f64 / seconds.max(1e-9))
         .unwrap();
     out

@@ -210,9 +210,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Applies `action` after checking it; on error the state is unchanged.
     fn play(&mut self, action: Self::Action) -> Result<(), Error> {
         match self.turn() {
-            Turn::Over => {
-                Err(Error::illegal(format!("{} after the end of the game", self.action_to_text(action))))
-            }
+            Turn::Over => Err(Error::illegal(format!(
+                "the game is over: {} cannot be played",
+                self.action_to_text(action)
+            ))),
             _ if !self.is_legal(action) => {
                 let kind = if self.turn() == Turn::Chance { "chance outcome" } else { "move" };
                 Err(Error::illegal(format!("{} is not a legal {kind} here", self.action_to_text(action))))

@@ -108,6 +108,8 @@ impl<G: Game> AgentFactory<G> {
 }
 
 /// One bench measurement: an agent searching a fixed position with a fixed iteration budget.
+/// Searches that would always spend their whole budget say little as a signature, so depth-first
+/// searches fix their depth in the spec and use `iterations` only as a safety cap.
 #[derive(Clone, Debug)]
 pub struct BenchCase {
     /// The position in the game's text form; empty for the start position.

@@ -45,11 +45,13 @@ impl GameDef for Connect4 {
 
     fn bench_cases() -> Vec<BenchCase> {
         const MIDGAME: &str = "......./......./...o.../..xx.../..ox.../..xoxo.";
-        const LATE: &str = "......./...o.../..xx.../..ox.o./.xoxxo./.xoxoxo";
+        const LATE: &str = "......./......./......./....o../.xoox../.oxxox.";
+        // Alpha-beta to a fixed depth: its node count changes whenever pruning or ordering does.
+        let cap = 50_000_000;
         vec![
-            BenchCase { position: "", agent: "alphabeta", iterations: 300_000 },
-            BenchCase { position: MIDGAME, agent: "alphabeta", iterations: 300_000 },
-            BenchCase { position: LATE, agent: "alphabeta", iterations: 300_000 },
+            BenchCase { position: "", agent: "alphabeta:depth=14", iterations: cap },
+            BenchCase { position: MIDGAME, agent: "alphabeta:depth=14", iterations: cap },
+            BenchCase { position: LATE, agent: "alphabeta:depth=14", iterations: cap },
             BenchCase { position: "", agent: "mcts", iterations: 20_000 },
             BenchCase { position: MIDGAME, agent: "mcts", iterations: 20_000 },
             BenchCase { position: LATE, agent: "mcts", iterations: 20_000 },

@@ -1,6 +1,7 @@
 //! Pig, the dice game, for 2 to 6 players (docs/pig.md). On your turn you roll a die as often as
 //! you like, adding each roll to your turn total; rolling a 1 loses the turn total and ends your
-//! turn; holding banks the turn total and passes the die. The first to bank `target` points wins.
+//! turn; holding banks the turn total and passes the die. The first to reach `target` points
+//! (banked plus turn total) wins at once.
 //!
 //! Small as it is, Pig has what the big games need from the model: a chance event (each roll),
 //! more than two players, and turns of several actions by the same player. Tests of the generic
@@ -77,8 +78,10 @@ impl Pig {
         if self.winner().is_some() && (self.turn_total > 0 || self.rolling) {
             return Err(Error::notation("the game is over but a turn is still going on"));
         }
-        if u16::from(self.scores[self.player as usize]) + u16::from(self.turn_total) > 255 {
-            return Err(Error::notation("turn total too large"));
+        if u16::from(self.scores[self.player as usize]) + u16::from(self.turn_total) >= u16::from(self.target)
+            && self.winner().is_none()
+        {
+            return Err(Error::notation("score plus turn total reach the target: the game would be over"));
         }
         Ok(self)
     }
@@ -137,6 +140,12 @@ impl Game for Pig {
             PigAction::Die(d) => {
                 self.rolling = false;
                 self.turn_total = self.turn_total.saturating_add(d);
+                // Reaching the target wins at once: no need to hold, and every turn is finite.
+                let player = self.player as usize;
+                if self.scores[player] as u16 + self.turn_total as u16 >= self.target as u16 {
+                    self.scores[player] += self.turn_total;
+                    self.turn_total = 0;
+                }
             }
         }
     }
@@ -316,9 +325,14 @@ impl GameDef for Pig {
     }
 
     fn bench_cases() -> Vec<BenchCase> {
+        // Positions where the player to move has a real choice (at the start it can only roll).
+        const EARLY: &str = "5,3,8;0;6;decide;4";
+        const LATE: &str = "21,25,17;2;9;decide;30";
         vec![
-            BenchCase { position: "", agent: "expectimax:depth=8", iterations: 200_000 },
-            BenchCase { position: "", agent: "mcts", iterations: 20_000 },
+            BenchCase { position: EARLY, agent: "expectimax:depth=9", iterations: 50_000_000 },
+            BenchCase { position: LATE, agent: "expectimax:depth=9", iterations: 50_000_000 },
+            BenchCase { position: EARLY, agent: "mcts", iterations: 20_000 },
+            BenchCase { position: LATE, agent: "mcts", iterations: 20_000 },
         ]
     }
 }

@@ -1,0 +1,122 @@
+use ply_arena::record::{read_jsonl, write_jsonl};
+use ply_arena::{RunOptions, Sprt, SprtVerdict, entry, replay};
+use ply_connect4::Connect4;
+use ply_core::{AgentSpec, Budget, Game};
+use ply_pig::Pig;
+
+fn options(games: u64, seed: u64, threads: usize, game_options: &str) -> RunOptions {
+    RunOptions {
+        options: game_options.into(),
+        games,
+        seed,
+        budget: Budget::iterations(500),
+        threads,
+        progress: false,
+    }
+}
+
+fn spec(s: &str) -> AgentSpec {
+    AgentSpec::parse(s).unwrap()
+}
+
+#[test]
+fn same_seed_same_games_whatever_the_thread_count() {
+    let game = entry::<Connect4>();
+    let (a, b) = (spec("mcts"), spec("alphabeta"));
+    let one = game.run_match([&a, &b], &options(12, 4, 1, "")).unwrap();
+    let two = game.run_match([&a, &b], &options(12, 4, 2, "")).unwrap();
+    let three = game.run_match([&a, &b], &options(12, 4, 3, "")).unwrap();
+    assert_eq!(one.records, two.records);
+    assert_eq!(one.records, three.records);
+    assert_eq!(one.result.score, two.result.score);
+    let other_seed = game.run_match([&a, &b], &options(12, 5, 2, "")).unwrap();
+    assert_ne!(one.records, other_seed.records);
+}
+
+#[test]
+fn pairs_share_the_opening_and_swap_seats() {
+    let game = entry::<Connect4>();
+    let (a, b) = (spec("alphabeta"), spec("random"));
+    let report = game.run_match([&a, &b], &options(10, 9, 2, "")).unwrap();
+    for pair in report.records.chunks(2) {
+        assert_eq!(pair[0].seed, pair[1].seed);
+        assert_eq!(pair[0].actions[..2], pair[1].actions[..2], "the random opening is shared");
+        assert_eq!(pair[0].seats, vec!["alphabeta", "random"]);
+        assert_eq!(pair[1].seats, vec!["random", "alphabeta"]);
+    }
+    let seeds: std::collections::HashSet<u64> = report.records.iter().map(|r| r.seed).collect();
+    assert_eq!(seeds.len(), 5);
+}
+
+#[test]
+fn alphabeta_never_loses_to_random_and_records_replay() {
+    let game = entry::<Connect4>();
+    let (a, b) = (spec("alphabeta"), spec("random"));
+    let report = game.run_match([&a, &b], &options(40, 1, 2, "")).unwrap();
+    assert_eq!(report.result.score.losses, 0);
+    assert!(report.result.score.wins >= 38);
+    let mut buffer = Vec::new();
+    write_jsonl(&mut buffer, &report.records).unwrap();
+    let read = read_jsonl(buffer.as_slice()).unwrap();
+    assert_eq!(read, report.records);
+    for record in &read {
+        let end = replay::<Connect4>(record).unwrap();
+        assert!(end.is_over());
+        assert_eq!(end.returns().as_slice(), record.returns.as_slice());
+        assert_eq!(end.to_text(), record.final_state);
+    }
+    let err = read_jsonl("{\"game\": 1}\n".as_bytes()).unwrap_err();
+    assert!(err.starts_with("line 1"), "{err}");
+}
+
+#[test]
+fn multi_player_games_with_chance_and_a_tournament() {
+    let game = entry::<Pig>();
+    let specs = [spec("expectimax:depth=3"), spec("mcts"), spec("random")];
+    let run = |threads| game.run_tournament(&specs, &options(8, 2, threads, "players=3,target=20")).unwrap();
+    let report = run(2);
+    assert_eq!(report.records.len(), 3 * 8);
+    assert_eq!(report.totals.iter().map(|t| t.games()).sum::<u64>(), 2 * 24);
+    assert_eq!(report.records, run(1).records);
+    for record in &report.records {
+        assert_eq!(record.seats.len(), 3);
+        let end = replay::<Pig>(record).unwrap();
+        assert!(end.is_over());
+        assert!(record.actions.iter().any(|a| a.parse::<u8>().is_ok()), "dice were rolled");
+    }
+}
+
+#[test]
+fn sprt_stops_when_the_difference_is_clear_and_replays() {
+    let game = entry::<Connect4>();
+    let (a, b) = (spec("alphabeta"), spec("random"));
+    let sprt = Sprt { elo0: 0.0, elo1: 100.0, alpha: 0.05, beta: 0.05 };
+    let one = game.run_sprt([&a, &b], sprt, &options(400, 3, 1, "")).unwrap();
+    assert_eq!(one.verdict, SprtVerdict::H1);
+    assert!(one.records.len() < 400 && one.records.len() % 2 == 0);
+    let two = game.run_sprt([&a, &b], sprt, &options(400, 3, 2, "")).unwrap();
+    assert_eq!(one.records, two.records, "the stopping point does not depend on threads");
+}
+
+#[test]
+fn bad_specs_and_options_are_explained() {
+    let game = entry::<Connect4>();
+    let err = |a: &str, o: &str| {
+        game.run_match([&spec(a), &spec("random")], &options(2, 1, 1, o)).unwrap_err().to_string()
+    };
+    assert!(err("minimax", "").contains("no agent 'minimax'; valid: alphabeta, mcts, random"));
+    assert!(err("mcts:cc=1", "").contains("valid: c, expand"));
+    assert!(err("mcts:c=x", "").contains("got 'x'"));
+    assert!(err("random", "rows=5").contains("no parameter 'rows'"));
+    let pig = entry::<Pig>();
+    let e = pig.run_match([&spec("random"), &spec("random")], &options(2, 1, 1, "players=9")).unwrap_err();
+    assert!(e.to_string().contains("between 2 and 6"));
+}
+
+#[test]
+fn bench_signature_is_stable() {
+    let a = entry::<Pig>().bench().unwrap();
+    let b = entry::<Pig>().bench().unwrap();
+    assert_eq!(a.total_iterations(), b.total_iterations());
+    assert!(a.total_iterations() > 0);
+}

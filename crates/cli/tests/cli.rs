@@ -1,0 +1,196 @@
+//! The `ply` binary end to end: commands, errors, and the engine protocol under good and bad
+//! input.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+fn ply(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ply")).args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn match_is_reproducible_across_runs_and_threads() {
+    let args = ["match", "connect4", "alphabeta", "random", "--games", "20", "--seed", "1", "--json"];
+    let (ok, one, err) = ply(&[&args[..], &["--threads", "1"]].concat());
+    assert!(ok, "{err}");
+    let (_, two, _) = ply(&[&args[..], &["--threads", "2"]].concat());
+    let score = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap()["result"]["score"].clone();
+    assert_eq!(score(&one), score(&two));
+    assert_eq!(score(&one)["losses"], 0);
+}
+
+#[test]
+fn table_output_and_records() {
+    let dir = std::env::temp_dir().join(format!("ply-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.jsonl");
+    let (ok, out, err) = ply(&[
+        "tournament",
+        "pig",
+        "expectimax:depth=4",
+        "mcts",
+        "random",
+        "-n",
+        "4",
+        "--iters",
+        "300",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("round robin") && out.contains("Elo") && out.contains("expectimax:depth=4 vs mcts"),
+        "{out}"
+    );
+    let lines = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(lines.lines().count(), 12);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn bad_arguments_get_clear_errors() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["match", "chess", "a", "b"], "unknown game 'chess'; Ply has: connect4, pig"),
+        (&["match", "connect4", "alphabet", "random"], "valid: alphabeta, mcts, random"),
+        (&["match", "connect4", "mcts:c=two", "random"], "parameter c must be"),
+        (&["match", "connect4", "mcts", "random", "--games", "0"], "--games must be at least 1"),
+        (&["match", "pig", "mcts", "random", "-o", "players=1"], "between 2 and 6"),
+        (&["sprt", "connect4", "mcts", "random", "--elo0", "5", "--elo1", "5"], "--elo1 must be greater"),
+        (&["perft", "connect4", "2", "--position", "xx"], "rows"),
+    ];
+    for (args, expected) in cases {
+        let (ok, _, err) = ply(args);
+        assert!(!ok, "{args:?} should fail");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn agents_bench_and_perft() {
+    let (ok, out, _) = ply(&["agents", "pig"]);
+    assert!(ok && out.contains("expectimax") && out.contains("depth") && out.contains("iters"));
+    let (ok, out, _) = ply(&["bench", "pig"]);
+    assert!(ok && out.contains("signature:"), "{out}");
+    let (ok, again, _) = ply(&["bench", "pig"]);
+    let signature = |s: &str| s.lines().find(|l| l.starts_with("signature")).unwrap().to_string();
+    assert!(ok && signature(&out) == signature(&again));
+    let (ok, out, _) = ply(&["perft", "connect4", "5"]);
+    assert!(ok && out.contains("perft 5: 16807"), "{out}");
+}
+
+/// Runs an engine session: sends lines, returns everything it printed.
+fn engine(game: &str, lines: &[&str]) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["engine", game])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in lines {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    drop(stdin);
+    let out = BufReader::new(child.stdout.take().unwrap()).lines().map(Result::unwrap).collect();
+    assert!(child.wait().unwrap().success());
+    out
+}
+
+#[test]
+fn engine_answers_every_documented_command() {
+    let out = engine(
+        "connect4",
+        &[
+            "about",
+            "isready",
+            "new",
+            "position start moves 4 4",
+            "legal",
+            "play 3",
+            "turn",
+            "show",
+            "agents",
+            "agent alphabeta:depth=6",
+            "seed 9",
+            "go iters 5000",
+        ],
+    );
+    let has = |prefix: &str| out.iter().any(|l| l.starts_with(prefix));
+    assert!(has("id name ply") && has("id game connect4") && has("readyok"), "{out:?}");
+    assert!(out.contains(&"legal 4 3 5 2 6 1 7".to_string()), "{out:?}");
+    assert!(out.contains(&"ok 3".to_string()) && out.contains(&"turn player 1".to_string()));
+    assert!(has("position ......./......./......./......./...o.../..xx...") && has("json {"));
+    assert!(has("agents alphabeta mcts random"));
+    assert!(has("info depth") && has("bestmove "), "{out:?}");
+    assert!(!has("error"), "{out:?}");
+}
+
+#[test]
+fn engine_drives_chance_and_reports_the_end() {
+    let out = engine(
+        "pig",
+        &[
+            "new players=2,target=5",
+            "play roll",
+            "legal",
+            "play 6",
+            "turn",
+            "roll",
+            "go",
+            "position text 0,0;0;0;roll;0",
+            "roll",
+            "turn",
+        ],
+    );
+    assert!(out.iter().any(|l| l.starts_with("chance 1=0.166667 2=0.166667")), "{out:?}");
+    assert!(out.contains(&"turn over returns 1 0".to_string()), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("error no chance event is pending")), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("error the game is over")), "{out:?}");
+}
+
+#[test]
+fn engine_survives_garbage() {
+    let garbage = [
+        "",
+        "frobnicate",
+        "play",
+        "play 9",
+        "play 4 4 4 4 4 4 4",
+        "position",
+        "position text zzz",
+        "position json {not json",
+        "position json {\"rows\": 5}",
+        "position start 4 4",
+        "go iters -5",
+        "go depth 3",
+        "go iters",
+        "agent",
+        "agent nosuch",
+        "agent mcts:c=",
+        "seed x",
+        "new players=3",
+        "roll",
+        "\u{0}\u{7f}",
+        "isready",
+    ];
+    let out = engine("connect4", &garbage);
+    let errors = out.iter().filter(|l| l.starts_with("error ")).count();
+    assert_eq!(errors, garbage.len() - 2, "every bad line but the empty one gets one error: {out:?}");
+    assert_eq!(out.last().unwrap(), "readyok");
+    // The position is unchanged by the rejected lines: a full column was refused as a whole.
+    let out = engine("connect4", &["play 4 4 4 4 4 4 4", "show"]);
+    assert!(out.iter().any(|l| l == "position ......./......./......./......./......./......."), "{out:?}");
+}
+
+#[test]
+fn engine_stop_interrupts_thinking() {
+    let out = engine("connect4", &["agent alphabeta", "go time 60000", "isready", "stop", "isready"]);
+    assert!(out.iter().any(|l| l.starts_with("bestmove ")), "{out:?}");
+    assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 2);
+}
