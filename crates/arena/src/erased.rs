@@ -14,6 +14,8 @@ use crate::runner::{
     MatchReport, RunOptions, SprtReport, TournamentReport, run_match, run_sprt, run_tournament,
 };
 use crate::stats::Sprt;
+use crate::tune::run_tune;
+use ply_search::genetic::{GenerationReport, GeneticConfig, TuneResult};
 
 /// An agent kind as listed by `ply agents`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +39,15 @@ pub trait DynGame: Send + Sync {
     fn run_sprt(&self, specs: [&AgentSpec; 2], sprt: Sprt, options: &RunOptions)
     -> Result<SprtReport, Error>;
     fn bench(&self) -> Result<BenchReport, Error>;
+    /// Evolves the weight vector in parameter `param` of `spec` (see [`crate::tune`]).
+    fn tune(
+        &self,
+        spec: &AgentSpec,
+        param: &str,
+        config: &GeneticConfig,
+        options: &RunOptions,
+        progress: &mut (dyn FnMut(&GenerationReport) + Send),
+    ) -> Result<TuneResult, Error>;
 }
 
 /// A position of some game, handled through notation.
@@ -128,6 +139,16 @@ impl<G: GameDef> DynGame for Registered<G> {
     }
     fn bench(&self) -> Result<BenchReport, Error> {
         run_bench::<G>()
+    }
+    fn tune(
+        &self,
+        spec: &AgentSpec,
+        param: &str,
+        config: &GeneticConfig,
+        options: &RunOptions,
+        progress: &mut (dyn FnMut(&GenerationReport) + Send),
+    ) -> Result<TuneResult, Error> {
+        run_tune::<G>(spec, param, config, options, progress)
     }
 }
 

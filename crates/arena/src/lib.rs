@@ -8,6 +8,7 @@ pub mod play;
 pub mod record;
 pub mod runner;
 pub mod stats;
+pub mod tune;
 
 pub use erased::{AgentInfo, DynAgent, DynGame, DynState, entry};
 pub use play::{GameSetup, play_game, replay};

@@ -7,9 +7,11 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use ply_arena::record::write_jsonl;
+use ply_arena::tune::tuned_spec;
 use ply_arena::{GameRecord, RunOptions, Sprt};
 use ply_cli::{engine, find_game, games, report};
 use ply_core::{AgentSpec, Budget};
+use ply_search::genetic::{GenerationReport, GeneticConfig};
 
 /// Ply: strategy-game AI engine, arena and playground.
 #[derive(Parser)]
@@ -65,6 +67,23 @@ enum Command {
         /// Probability of accepting H0 when H1 holds.
         #[arg(long, default_value_t = 0.05)]
         beta: f64,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Evolve an agent's weight vector with the genetic tuner (tournaments between weight
+    /// vectors; defaults: the Risk document's schedule) and print the best weights.
+    Tune {
+        game: String,
+        /// The agent to tune, `name[:key=value,...]`; its other parameters stay fixed.
+        agent: String,
+        /// The agent parameter holding the weight vector.
+        #[arg(long, default_value = "weights")]
+        param: String,
+        /// Number of weights in the vector.
+        #[arg(long)]
+        weights: usize,
+        #[command(flatten)]
+        genetic: GeneticArgs,
         #[command(flatten)]
         run: RunArgs,
     },
@@ -124,6 +143,37 @@ struct RunArgs {
     /// Print the result as JSON instead of a table.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct GeneticArgs {
+    /// Genes in the population.
+    #[arg(long, default_value_t = 100)]
+    population: usize,
+    /// Lowest weight value.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    min: f64,
+    /// Highest weight value.
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+    max: f64,
+    /// Tournaments per generation.
+    #[arg(long, default_value_t = 10)]
+    tournaments: usize,
+    /// Genes drawn for each tournament (every pair plays once).
+    #[arg(long, default_value_t = 10)]
+    tournament_size: usize,
+    /// Best genes kept from each tournament.
+    #[arg(long, default_value_t = 3)]
+    selected: usize,
+    /// Children made by averaging pairs of kept genes.
+    #[arg(long, default_value_t = 12)]
+    children: usize,
+    /// Mutants made by redrawing one weight of a kept gene.
+    #[arg(long, default_value_t = 3)]
+    mutants: usize,
+    /// Generations.
+    #[arg(long, default_value_t = 4)]
+    generations: usize,
 }
 
 const DEFAULT_ITERATIONS: u64 = 10_000;
@@ -230,6 +280,51 @@ fn run(cli: Cli) -> Result<()> {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
                 print!("{}", report::sprt_table(&report, options.threads));
+            }
+        }
+        Command::Tune { game, agent, param, weights, genetic: g, run } => {
+            let game = find_game(&game)?;
+            let spec = spec(&agent)?;
+            let options = run.options()?;
+            let config = GeneticConfig {
+                population: g.population,
+                weights,
+                min_weight: g.min,
+                max_weight: g.max,
+                tournaments: g.tournaments,
+                tournament_size: g.tournament_size,
+                selected_per_tournament: g.selected,
+                children: g.children,
+                mutants: g.mutants,
+                generations: g.generations,
+                seed: run.seed,
+            };
+            let json = run.json;
+            let mut progress = |r: &GenerationReport| {
+                if !json {
+                    let best: Vec<String> = r.best.iter().map(|w| format!("{w:.3}")).collect();
+                    println!(
+                        "generation {}: {} games, best fitness {:.3} [{}], mean {:.3}",
+                        r.generation,
+                        r.games,
+                        r.best_fitness,
+                        best.join(", "),
+                        r.mean_fitness
+                    );
+                }
+            };
+            let result = game.tune(&spec, &param, &config, &options, &mut progress)?;
+            let best = tuned_spec(&spec, &param, &result.best);
+            if json {
+                let report = serde_json::json!({
+                    "best": result.best, "best_fitness": result.best_fitness, "spec": best.to_string(),
+                    "generations": result.generations.iter().map(|g| serde_json::json!({
+                        "generation": g.generation, "best": g.best, "best_fitness": g.best_fitness,
+                        "mean_fitness": g.mean_fitness, "games": g.games})).collect::<Vec<_>>(),
+                });
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                println!("best: {best}");
             }
         }
         Command::Bench { game, json } => {

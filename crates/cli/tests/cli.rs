@@ -194,3 +194,42 @@ fn engine_stop_interrupts_thinking() {
     assert!(out.iter().any(|l| l.starts_with("bestmove ")), "{out:?}");
     assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 2);
 }
+
+#[test]
+fn tune_evolves_weights_and_rejects_agents_without_them() {
+    let args = [
+        "tune",
+        "connect4",
+        "alphabeta:depth=2",
+        "--weights",
+        "2",
+        "--population",
+        "12",
+        "--tournaments",
+        "2",
+        "--tournament-size",
+        "4",
+        "--selected",
+        "2",
+        "--children",
+        "3",
+        "--mutants",
+        "1",
+        "--generations",
+        "2",
+        "--iters",
+        "2000",
+    ];
+    let (ok, out, err) = ply(&args);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("generation 2: 12 games") && out.contains("best: alphabeta:depth=2,weights="),
+        "{out}"
+    );
+    let (again_ok, again, _) = ply(&args);
+    assert!(again_ok && again == out, "tuning replays exactly");
+    let (ok, _, err) = ply(&["tune", "connect4", "random", "--weights", "2"]);
+    assert!(!ok && err.contains("no parameter 'weights'"), "{err}");
+    let (ok, _, err) = ply(&["tune", "connect4", "alphabeta", "--weights", "3"]);
+    assert!(!ok && err.contains("2 numbers"), "{err}");
+}

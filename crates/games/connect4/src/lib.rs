@@ -16,6 +16,10 @@ pub use rules::{CENTRE_FIRST, Column, Connect4, HEIGHT, WIDTH};
 use ply_core::{AgentFactory, BenchCase, Error, GameDef, ParamInfo, Params};
 use ply_search::{GeneratedOrder, UniformRollout, factories};
 
+fn weights_param() -> ParamInfo {
+    ParamInfo::new("weights", Connect4Eval::DEFAULT_WEIGHTS, "evaluation weights: threat,centre")
+}
+
 impl GameDef for Connect4 {
     const NAME: &'static str = "connect4";
     const ABOUT: &'static str = "Connect Four on the 7x6 board: four in a row wins";
@@ -33,11 +37,11 @@ impl GameDef for Connect4 {
             factories::alphabeta(
                 "alphabeta",
                 "alpha-beta with iterative deepening, threat/centre evaluation, centre-first ordering",
-                vec![],
-                |_| Ok((Connect4Eval, GeneratedOrder)),
+                vec![weights_param()],
+                |p| Ok((Connect4Eval::from_weights(&p.get_list("weights")?)?, GeneratedOrder)),
             ),
-            factories::mcts("mcts", "UCT with random playouts", vec![], |_| {
-                Ok((Connect4Eval, UniformRollout))
+            factories::mcts("mcts", "UCT with random playouts", vec![weights_param()], |p| {
+                Ok((Connect4Eval::from_weights(&p.get_list("weights")?)?, UniformRollout))
             }),
             factories::random(),
         ]

@@ -55,7 +55,7 @@ pub(crate) const fn cell(col: usize, row: usize) -> u64 {
     1 << (col * STRIDE + row)
 }
 
-const BOARD_CELLS: u64 = {
+pub(crate) const BOARD_CELLS: u64 = {
     let mut cells = 0;
     let mut col = 0;
     while col < WIDTH {

@@ -23,16 +23,16 @@ fn random_positions(count: usize, seed: u64) -> Vec<Connect4> {
 
 #[test]
 fn alphabeta_equals_minimax_from_random_positions() {
-    let mut search = AlphaBeta::new(AlphaBetaConfig::default(), Connect4Eval, GeneratedOrder);
+    let mut search = AlphaBeta::new(AlphaBetaConfig::default(), Connect4Eval::default(), GeneratedOrder);
     let mut plain = AlphaBeta::new(
         AlphaBetaConfig { tt_bits: 0, killers: false, history: false, ..AlphaBetaConfig::default() },
-        Connect4Eval,
+        Connect4Eval::default(),
         GeneratedOrder,
     );
     for (i, state) in random_positions(120, 5).iter().enumerate() {
         let root = state.current_player().unwrap();
         for depth in 1..=4 {
-            let expected = expectiminimax(state, depth, root, &Connect4Eval);
+            let expected = expectiminimax(state, depth, root, &Connect4Eval::default());
             for searcher in [&mut search, &mut plain] {
                 let got = searcher.value_at_depth(state, depth, root);
                 assert!(
@@ -68,7 +68,7 @@ fn agents_take_wins_and_block_losses() {
 fn alphabeta_proves_a_forced_win() {
     // x to move: column 2 makes three in a row open at both ends.
     let state = Connect4::new().parse_state("......./......./......./......./......./..xx.oo").unwrap();
-    let mut agent = AlphaBeta::new(AlphaBetaConfig::default(), Connect4Eval, GeneratedOrder);
+    let mut agent = AlphaBeta::new(AlphaBetaConfig::default(), Connect4Eval::default(), GeneratedOrder);
     let d = agent.choose(&state, &Limits::new(Budget::iterations(200_000)), &mut |_| {});
     assert_eq!(state.action_to_text(d.action), "2");
     assert!(d.info.proven.is_some_and(|p| p > 0), "{:?}", d.info);
