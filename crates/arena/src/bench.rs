@@ -5,7 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use ply_core::rng::derive_seed;
+use ply_core::random_playout;
+use ply_core::rng::{derive_seed, rng_from_seed};
 use ply_core::{AgentSpec, Budget, Error, GameDef, Limits};
 use serde::Serialize;
 
@@ -20,15 +21,26 @@ pub struct BenchLine {
     pub checksum: u64,
 }
 
+/// Uniformly random games from the start, chance sampled: the speed of the rules themselves.
+#[derive(Clone, Debug, Serialize)]
+pub struct RandomGames {
+    pub games: u64,
+    pub actions: u64,
+    pub elapsed: Duration,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct BenchReport {
     pub game: String,
     pub lines: Vec<BenchLine>,
+    pub random_games: Option<RandomGames>,
 }
 
 impl BenchReport {
+    /// Search iterations, plus the actions of the random games.
     pub fn total_iterations(&self) -> u64 {
-        self.lines.iter().map(|l| l.iterations).sum()
+        self.lines.iter().map(|l| l.iterations).sum::<u64>()
+            + self.random_games.as_ref().map_or(0, |r| r.actions)
     }
 
     /// All lines' checksums folded into one.
@@ -37,7 +49,8 @@ impl BenchReport {
     }
 
     pub fn total_elapsed(&self) -> Duration {
-        self.lines.iter().map(|l| l.elapsed).sum()
+        self.lines.iter().map(|l| l.elapsed).sum::<Duration>()
+            + self.random_games.as_ref().map_or(Duration::ZERO, |r| r.elapsed)
     }
 
     /// Iterations per second for the lines whose agent name starts with `agent`.
@@ -84,5 +97,18 @@ pub fn run_bench<G: GameDef>() -> Result<BenchReport, Error> {
             checksum,
         });
     }
-    Ok(BenchReport { game: G::NAME.to_string(), lines })
+    let random_games = match G::bench_random_games() {
+        0 => None,
+        games => {
+            let mut rng = rng_from_seed(0xBE7C);
+            let started = Instant::now();
+            let mut actions = 0;
+            for _ in 0..games {
+                let mut state = start.clone();
+                actions += random_playout(&mut state, &mut rng, usize::MAX) as u64;
+            }
+            Some(RandomGames { games, actions, elapsed: started.elapsed() })
+        }
+    };
+    Ok(BenchReport { game: G::NAME.to_string(), lines, random_games })
 }

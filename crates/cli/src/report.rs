@@ -110,6 +110,20 @@ pub fn bench_table(reports: &[BenchReport]) -> String {
             )
             .unwrap();
         }
+        if let Some(r) = &report.random_games {
+            let secs = r.elapsed.as_secs_f64();
+            writeln!(
+                out,
+                "{:<9} {:<24} {:>10} games      {:>8.3} s {:>12.0}/s  ({} actions)",
+                report.game,
+                "random games",
+                r.games,
+                secs,
+                r.games as f64 / secs.max(1e-9),
+                r.actions
+            )
+            .unwrap();
+        }
         total += report.total_iterations();
         checksum = ply_core::rng::derive_seed(checksum, report.checksum());
         seconds += report.total_elapsed().as_secs_f64();

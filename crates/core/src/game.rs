@@ -232,7 +232,9 @@ pub trait Game: Clone + Send + Sync + 'static {
         Ok(action)
     }
 
-    /// Draws an outcome of the pending chance event.
+    /// Draws an outcome of the pending chance event. Playouts call this at every chance event, so
+    /// games with many outcomes (a 720-way arrangement, a shuffled deck) override it with a
+    /// direct draw of the same distribution.
     fn sample_chance(&self, rng: &mut Rng) -> Self::Action {
         let outcomes = self.outcomes();
         sample_outcome(&outcomes, rng)
@@ -257,13 +259,12 @@ pub fn sample_outcome<A: Copy>(outcomes: &[(A, f64)], rng: &mut Rng) -> A {
 /// `max_actions` actions. Returns the number of actions played.
 pub fn random_playout<G: Game>(state: &mut G, rng: &mut Rng, max_actions: usize) -> usize {
     let mut actions = Vec::new();
-    let mut outcomes = Vec::new();
     for played in 0..max_actions {
         match state.turn() {
             Turn::Over => return played,
             Turn::Chance => {
-                state.chance_outcomes(&mut outcomes);
-                state.apply(sample_outcome(&outcomes, rng));
+                let outcome = state.sample_chance(rng);
+                state.apply(outcome);
             }
             Turn::Player(_) => {
                 state.legal_actions(&mut actions);

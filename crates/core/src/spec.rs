@@ -140,6 +140,12 @@ pub trait GameDef: Game {
         Vec::new()
     }
 
+    /// Random games from the start position for `ply bench` to time (0: none). Their total
+    /// action count joins the bench signature.
+    fn bench_random_games() -> u64 {
+        0
+    }
+
     /// Uniformly random moves at the start of each arena game pair, so that deterministic agents
     /// do not play the same game over and over.
     fn opening_plies(&self) -> usize {

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use ply_core::rng::{Rng, derive_seed, rng_from_seed};
-use ply_core::{Agent, Clock, Decision, Game, Limits, Returns, SearchInfo, Turn, sample_outcome};
+use ply_core::{Agent, Clock, Decision, Game, Limits, Returns, SearchInfo, Turn};
 use rand::RngExt;
 
 use crate::heuristics::{Evaluator, RolloutPolicy};
@@ -314,8 +314,8 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
                 Turn::Over => return state.returns(),
                 _ if played >= limit => return evaluated_returns(self.eval, &state),
                 Turn::Chance => {
-                    state.chance_outcomes(&mut self.outcomes);
-                    state.apply(sample_outcome(&self.outcomes, &mut self.rng));
+                    let outcome = state.sample_chance(&mut self.rng);
+                    state.apply(outcome);
                 }
                 Turn::Player(_) => {
                     state.legal_actions(&mut self.actions);

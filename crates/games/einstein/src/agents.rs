@@ -1,0 +1,189 @@
+//! EinStein's players and what they share: every agent searches the game in progress on its own
+//! ([`Einstein::current_game`]: winning it is all a move can do for a match) and chooses its
+//! arrangement, when setups are chosen, by simulation.
+
+use ply_core::rng::{Rng, derive_seed, rng_from_seed};
+use ply_core::{
+    Agent, AgentFactory, Decision, Error, Game, Limits, ParamInfo, Params, SearchInfo, random_playout,
+};
+use ply_search::{AlphaBeta, Mcts, MoveOrderer, RolloutPolicy, factories};
+use rand::RngExt;
+
+use crate::race::RaceEval;
+use crate::rules::{Action, Einstein, GOAL, Phase, SetupMode, TARGETS};
+use crate::setup::SETUPS;
+use crate::uct::{FinalRule, PatentUct, PatentUctConfig};
+
+/// Wraps a move-playing agent: arrangements by [`choose_setup`], moves by the inner agent on the
+/// game in progress.
+pub struct EinsteinAgent<A> {
+    inner: A,
+    rng: Rng,
+}
+
+impl<A> EinsteinAgent<A> {
+    pub fn new(inner: A, seed: u64) -> Self {
+        EinsteinAgent { inner, rng: rng_from_seed(derive_seed(seed, 0x5E7)) }
+    }
+}
+
+impl<A: Agent<Einstein>> Agent<Einstein> for EinsteinAgent<A> {
+    fn choose(
+        &mut self,
+        state: &Einstein,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo<Action>),
+    ) -> Decision<Action> {
+        if state.phase() == Phase::Setup {
+            return Decision::new(choose_setup(state, &mut self.rng));
+        }
+        self.inner.choose(&state.current_game(), limits, report)
+    }
+}
+
+/// Picks an arrangement by successive halving over random games: every arrangement plays a few
+/// random games (against a random arrangement of the opponent if it has not placed yet), the
+/// better half plays more, and so on. About 18,000 random games, a few milliseconds.
+pub fn choose_setup(state: &Einstein, rng: &mut Rng) -> Action {
+    let side = state.side() as usize;
+    let mut game = state.current_game();
+    game.options.setup = SetupMode::Random;
+    let mut candidates: Vec<(u16, f64)> = (0..SETUPS).map(|i| (i, 0.0)).collect();
+    let mut games_each = 8;
+    while candidates.len() > 1 {
+        for candidate in candidates.iter_mut() {
+            let mut wins = 0.0;
+            for _ in 0..games_each {
+                let mut g = game.clone();
+                g.apply(Action::Setup(candidate.0));
+                random_playout(&mut g, rng, usize::MAX);
+                wins += g.returns().get(side);
+            }
+            candidate.1 = wins / games_each as f64;
+        }
+        candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        candidates.truncate(candidates.len().div_ceil(8));
+        games_each *= 8;
+    }
+    Action::Setup(candidates[0].0)
+}
+
+/// Winning moves first, then captures of enemy cubes, then moves toward the goal (the diagonal).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EinsteinOrder;
+
+fn move_priority(state: &Einstein, action: Action) -> u8 {
+    let Action::Move { cube, dir } = action else { return 0 };
+    let side = state.side() as usize;
+    let from = state.cube_square(side as u8, cube).expect("moving cubes are on the board");
+    let to = TARGETS[side][from as usize][(dir % 3) as usize];
+    if to == GOAL[side] {
+        return 0;
+    }
+    match state.cube_at(to as usize) {
+        Some((owner, _)) if owner as usize != side => {
+            if state.cubes_left(owner) == 1 {
+                0
+            } else {
+                1
+            }
+        }
+        Some(_) => 3,
+        None if dir % 3 == 2 => 2,
+        None => 3,
+    }
+}
+
+impl MoveOrderer<Einstein> for EinsteinOrder {
+    fn order(&self, state: &Einstein, actions: &mut [Action]) {
+        actions.sort_by_key(|&a| move_priority(state, a));
+    }
+}
+
+/// Playouts that take a win when one is there and otherwise move at random: cheap, and it stops
+/// random play from walking past a won game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WinningRollout;
+
+impl RolloutPolicy<Einstein> for WinningRollout {
+    fn choose(&self, state: &Einstein, actions: &[Action], rng: &mut Rng) -> Action {
+        if let Some(&win) = actions.iter().find(|&&a| move_priority(state, a) == 0) {
+            return win;
+        }
+        actions[rng.random_range(0..actions.len())]
+    }
+}
+
+fn wrap<A: Agent<Einstein> + 'static>(inner: A, seed: u64) -> Box<dyn Agent<Einstein>> {
+    Box::new(EinsteinAgent::new(inner, seed))
+}
+
+pub fn all() -> Vec<AgentFactory<Einstein>> {
+    let uct = AgentFactory::new(
+        "uct",
+        "the patent's UCT: dice cycled per node, cube then direction by UCB, bad moves pruned, best-of-5 simulations",
+        vec![
+            ParamInfo::new("c", 1.0, "UCB constant c in v + c*sqrt(2 ln N / n)"),
+            ParamInfo::new("expand", 1, "simulations of a node before its children are created"),
+            ParamInfo::new("best_of", 5, "random games per leaf simulation (odd; the majority decides)"),
+            ParamInfo::new("final", "ucb", "move played: 'ucb' (the patent: largest UCB) or 'visits'"),
+            ParamInfo::new("prune", true, "leave bad moves (the opponent wins on every die) out of the tree"),
+        ],
+        |p: &Params, seed| {
+            let best_of: u32 = p.get_in("best_of", 1..=99)?;
+            if best_of.is_multiple_of(2) {
+                return Err(Error::spec(format!("uct: best_of must be odd, got {best_of}")));
+            }
+            let config = PatentUctConfig {
+                c: p.get_in("c", 0.0..=100.0)?,
+                expand_after: p.get_in("expand", 0..=1_000_000)?,
+                best_of,
+                final_rule: if p.get_choice("final", &["ucb", "visits"])? == "ucb" {
+                    FinalRule::Ucb
+                } else {
+                    FinalRule::MostVisits
+                },
+                prune_bad: p.get_bool("prune")?,
+            };
+            Ok(wrap(PatentUct::new(config, seed), seed))
+        },
+    );
+    let generic_mcts = factories::mcts::<Einstein, RaceEval, WinningRollout>("mcts", "", vec![], |_| {
+        Ok((RaceEval, WinningRollout))
+    });
+    let mcts = AgentFactory::new(
+        "mcts",
+        "MCTS with true chance nodes, win-taking playouts, multi-threaded (threads=N), tree reuse",
+        tuned_mcts_params(generic_mcts.params.clone()),
+        move |p, seed| {
+            let config = factories::mcts_config(p)?;
+            Ok(wrap(Mcts::new(config, RaceEval, WinningRollout, seed), seed))
+        },
+    );
+    let expectimax = AgentFactory::new(
+        "expectimax",
+        "*-minimax through the die with iterative deepening, transposition table and the race evaluation",
+        factories::alphabeta_params(),
+        |p, seed| {
+            let config = factories::alphabeta_config(p)?;
+            Ok(wrap(AlphaBeta::new(config, RaceEval, EinsteinOrder), seed))
+        },
+    );
+    let random = AgentFactory::new(
+        "random",
+        "plays a uniformly random legal move (and arrangement)",
+        vec![],
+        |_, seed| Ok(Box::new(ply_search::RandomAgent::new(seed))),
+    );
+    vec![uct, mcts, expectimax, random]
+}
+
+/// The generic MCTS parameters with defaults tuned for EinStein.
+fn tuned_mcts_params(mut params: Vec<ParamInfo>) -> Vec<ParamInfo> {
+    for p in &mut params {
+        if p.name == "c" {
+            p.default = "0.5".to_string();
+        }
+    }
+    params
+}

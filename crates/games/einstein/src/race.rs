@@ -1,0 +1,193 @@
+//! A parameter-free evaluation from the race each side runs to its goal corner, after the idea
+//! of Zweistein (Hsueh & Hsu): ignore captures, and EinStein is two independent dice races. For
+//! every set of cube distances (a cube's distance is the number of moves it needs: its Chebyshev
+//! distance to the corner, each move shortening it by one) dynamic programming gives the
+//! distribution of the number of turns a side needs, moving the cube that minimises the
+//! expected remaining turns. The side to move wins the race if it needs no more turns than the
+//! other, so its winning chance is `sum_k P(A = k) * P(B >= k)`.
+//!
+//! Search supplies what the race ignores: captures, blocks and threats.
+
+use std::sync::OnceLock;
+
+use ply_core::Player;
+use ply_search::Evaluator;
+
+use crate::rules::{Einstein, GOAL, NO_SQUARE, Phase, movable_cubes};
+
+/// Longest race: six cubes, four moves each.
+const MAX_TURNS: usize = 24;
+/// Distances 0 (captured) to 4 for six cubes, base 5.
+const STATES: usize = 15_625;
+
+struct RaceTable {
+    /// Expected turns to finish; infinite without cubes.
+    expected: Vec<f32>,
+    /// `cdf[code * (MAX_TURNS + 1) + k]`: probability of finishing within `k` turns.
+    cdf: Vec<f32>,
+}
+
+fn digits(code: usize) -> [u8; 6] {
+    let mut d = [0u8; 6];
+    let mut rest = code;
+    for digit in &mut d {
+        *digit = (rest % 5) as u8;
+        rest /= 5;
+    }
+    d
+}
+
+const POWERS: [usize; 6] = [1, 5, 25, 125, 625, 3125];
+
+fn alive_mask(d: &[u8; 6]) -> u8 {
+    d.iter().enumerate().filter(|&(_, &x)| x > 0).fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// For a race state and a die value: the cube to move (1-6) and whether the move finishes.
+fn best_cube(table_expected: &[f32], code: usize, d: &[u8; 6], die: u8) -> Option<(u8, usize)> {
+    movable_cubes(alive_mask(d), die)
+        .map(|cube| {
+            let i = cube as usize - 1;
+            let next = code - POWERS[i];
+            let value = if d[i] == 1 { 0.0 } else { table_expected[next] };
+            (value, cube, next)
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, cube, next)| (cube, next))
+}
+
+fn build() -> RaceTable {
+    let mut order: Vec<usize> = (0..STATES).collect();
+    order.sort_by_key(|&c| digits(c).iter().map(|&x| x as u32).sum::<u32>());
+    let mut expected = vec![f32::INFINITY; STATES];
+    let width = MAX_TURNS + 1;
+    let mut cdf = vec![0f32; STATES * width];
+    for &code in &order {
+        let d = digits(code);
+        if alive_mask(&d) == 0 {
+            continue;
+        }
+        let mut e = 0.0;
+        let mut dist = [0f32; MAX_TURNS + 1];
+        for die in 1..=6 {
+            let (cube, next) =
+                best_cube(&expected, code, &d, die).expect("a side with cubes can always move");
+            if d[cube as usize - 1] == 1 {
+                dist[1] += 1.0 / 6.0;
+            } else {
+                e += expected[next] / 6.0;
+                for k in 1..MAX_TURNS {
+                    dist[k + 1] += (cdf[next * width + k] - cdf[next * width + k - 1]) / 6.0;
+                }
+            }
+        }
+        expected[code] = 1.0 + e;
+        let mut running = 0.0;
+        for (k, p) in dist.iter().enumerate() {
+            running += p;
+            cdf[code * width + k] = running.min(1.0);
+        }
+    }
+    RaceTable { expected, cdf }
+}
+
+fn table() -> &'static RaceTable {
+    static TABLE: OnceLock<RaceTable> = OnceLock::new();
+    TABLE.get_or_init(build)
+}
+
+/// The race code of a side: each live cube's distance to the goal.
+fn race_code(state: &Einstein, side: u8) -> usize {
+    let goal = GOAL[side as usize];
+    let (gr, gc) = ((goal / 5) as i32, (goal % 5) as i32);
+    state.squares[side as usize]
+        .iter()
+        .enumerate()
+        .filter(|&(_, &sq)| sq != NO_SQUARE)
+        .map(|(i, &sq)| {
+            let distance = ((sq / 5) as i32 - gr).abs().max(((sq % 5) as i32 - gc).abs()) as usize;
+            distance * POWERS[i]
+        })
+        .sum()
+}
+
+/// The probability that the side to move wins the race, given that its turn number `k` comes
+/// before the other side's turn `k`.
+fn first_wins(first_cdf: &[f32], second_cdf: &[f32]) -> f64 {
+    let mut p = 0.0;
+    for k in 1..=MAX_TURNS {
+        let finish_now = (first_cdf[k] - first_cdf[k - 1]) as f64;
+        p += finish_now * (1.0 - second_cdf[k - 1] as f64);
+    }
+    p
+}
+
+/// The race winning chance of `player` in a position during play (0.5 otherwise).
+pub fn race_win_probability(state: &Einstein, player: Player) -> f64 {
+    let t = table();
+    let width = MAX_TURNS + 1;
+    let mover = state.side();
+    let other = mover ^ 1;
+    let (mover_code, other_code) = (race_code(state, mover), race_code(state, other));
+    let other_cdf = &t.cdf[other_code * width..(other_code + 1) * width];
+    let p_mover = match state.phase() {
+        Phase::Roll => first_wins(&t.cdf[mover_code * width..(mover_code + 1) * width], other_cdf),
+        Phase::Move(die) => {
+            // The die is known: the mover's first turn is decided, the rest is the race.
+            let d = digits(mover_code);
+            match best_cube(&t.expected, mover_code, &d, die) {
+                Some((cube, _)) if d[cube as usize - 1] == 1 => 1.0,
+                Some((_, next)) => {
+                    // After this move the other side leads off: the mover wins if the other needs
+                    // more turns than the mover's remaining race.
+                    let next_cdf = &t.cdf[next * width..(next + 1) * width];
+                    1.0 - first_wins(other_cdf, next_cdf)
+                }
+                None => 0.0,
+            }
+        }
+        Phase::Setup | Phase::Over => return 0.5,
+    };
+    if player as u8 == mover { p_mover } else { 1.0 - p_mover }
+}
+
+/// The race evaluation: `2 P(win) - 1`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RaceEval;
+
+impl Evaluator<Einstein> for RaceEval {
+    fn evaluate(&self, state: &Einstein, player: Player) -> f64 {
+        2.0 * race_win_probability(state, player) - 1.0
+    }
+}
+
+/// Expected turns for a side to reach its corner without interference (for display and tests).
+pub fn expected_turns(state: &Einstein, side: u8) -> f64 {
+    table().expected[race_code(state, side)] as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_cubes_race_as_expected() {
+        let t = table();
+        // One cube one step away: finishes on the first turn whatever the die.
+        assert_eq!(t.expected[POWERS[2]], 1.0);
+        // One cube four steps away: exactly four turns.
+        assert_eq!(t.expected[4 * POWERS[0]], 4.0);
+        // Cubes 1 and 6 at distance 2 and 1: cube 6 moves on 6 (and on 2-5 as next higher of
+        // cube 1? no: 2-5 have cube 1 below and cube 6 above, so either), so the first turn
+        // finishes unless the die is 1: 5/6 in one turn, else two turns.
+        let code = 2 * POWERS[0] + POWERS[5];
+        assert!((t.expected[code] - (1.0 + 1.0 / 6.0)).abs() < 1e-6);
+        let width = MAX_TURNS + 1;
+        assert!((t.cdf[code * width + 1] - 5.0 / 6.0).abs() < 1e-6);
+        assert!((t.cdf[code * width + 2] - 1.0).abs() < 1e-6);
+        // Every distribution is complete.
+        for code in 1..STATES {
+            assert!((t.cdf[code * width + MAX_TURNS] - 1.0).abs() < 1e-4, "state {code}");
+        }
+    }
+}
