@@ -3,6 +3,7 @@
 //! `error <reason>` and the engine carries on with its position unchanged.
 
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -45,6 +46,9 @@ commands:
 struct Thinking {
     handle: JoinHandle<()>,
     stop: StopFlag,
+    /// Set once the search has its answer, just before `bestmove` is printed: a client that has
+    /// read `bestmove` may send its next command at once, before the thread has quite ended.
+    answered: Arc<AtomicBool>,
 }
 
 struct Engine {
@@ -111,7 +115,7 @@ pub fn run(
 impl Engine {
     fn is_thinking(&mut self) -> bool {
         match &self.thinking {
-            Some(t) if !t.handle.is_finished() => true,
+            Some(t) if !t.answered.load(Ordering::SeqCst) && !t.handle.is_finished() => true,
             Some(_) => {
                 let _ = self.thinking.take().map(|t| t.handle.join());
                 false
@@ -334,10 +338,15 @@ impl Engine {
         let state = self.state.clone_box();
         let agent = self.agent.clone();
         let out = self.out.clone();
+        let answered = Arc::new(AtomicBool::new(false));
+        let answered_by_thread = answered.clone();
         let handle = std::thread::spawn(move || {
             let mut agent = agent.lock().unwrap_or_else(|e| e.into_inner());
             let mut report = |info: &SearchInfo<String>| say(&out, &info_line(info));
-            match agent.choose(state.as_ref(), &limits, &mut report) {
+            let result = agent.choose(state.as_ref(), &limits, &mut report);
+            drop(agent);
+            answered_by_thread.store(true, Ordering::SeqCst);
+            match result {
                 Ok(decision) => {
                     say(&out, &info_line(&decision.info));
                     say(&out, &format!("bestmove {}", decision.action));
@@ -345,7 +354,7 @@ impl Engine {
                 Err(e) => say(&out, &format!("error {e}")),
             }
         });
-        self.thinking = Some(Thinking { handle, stop });
+        self.thinking = Some(Thinking { handle, stop, answered });
         Ok(())
     }
 }

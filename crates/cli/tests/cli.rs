@@ -233,3 +233,33 @@ fn tune_evolves_weights_and_rejects_agents_without_them() {
     let (ok, _, err) = ply(&["tune", "connect4", "alphabeta", "--weights", "3"]);
     assert!(!ok && err.contains("2 numbers"), "{err}");
 }
+
+#[test]
+fn einstein_engine_drives_dice_and_refuses_bad_input() {
+    let out = engine(
+        "einstein",
+        &[
+            "new first=blue",
+            "play setup:654321 setup:123456",
+            "play 3",
+            "legal",
+            "play 7",
+            "play 4",
+            "play 3e",
+            "position text r1r2r3../r4r5.../r6...b6/...b5b4/..b3b2b9 red 3",
+            "position text r1r2r3../r4r5.../r6...b6/...b5b4/..b3b2b1 red 3 0-0",
+            "agent uct:best_of=4",
+            "agent uct",
+            "go iters 300",
+        ],
+    );
+    let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("error")).collect();
+    assert!(out.contains(&"legal 3w 3n 3nw".to_string()), "{out:?}");
+    assert_eq!(errors.len(), 5, "{out:?}");
+    assert!(errors[0].contains("'7' is not an EinStein action"), "{out:?}");
+    assert!(errors[1].contains("4 is not a legal move"), "a die while blue must move: {out:?}");
+    assert!(errors[2].contains("3e is not a legal move"), "red's direction for blue: {out:?}");
+    assert!(errors[3].contains("'b9' is not a cell"), "{out:?}");
+    assert!(errors[4].contains("best_of must be odd"), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("bestmove ")), "{out:?}");
+}

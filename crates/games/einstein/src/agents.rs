@@ -100,14 +100,19 @@ impl MoveOrderer<Einstein> for EinsteinOrder {
     }
 }
 
-/// Playouts that take a win when one is there and otherwise move at random: cheap, and it stops
-/// random play from walking past a won game.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct WinningRollout;
+/// Playout moves: uniformly random, or taking a win when there is one (cheap, and it stops random
+/// play from walking past a won game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EinsteinRollout {
+    Random,
+    TakeWins,
+}
 
-impl RolloutPolicy<Einstein> for WinningRollout {
+impl RolloutPolicy<Einstein> for EinsteinRollout {
     fn choose(&self, state: &Einstein, actions: &[Action], rng: &mut Rng) -> Action {
-        if let Some(&win) = actions.iter().find(|&&a| move_priority(state, a) == 0) {
+        if *self == EinsteinRollout::TakeWins
+            && let Some(&win) = actions.iter().find(|&&a| state.is_winning_move(a))
+        {
             return win;
         }
         actions[rng.random_range(0..actions.len())]
@@ -148,16 +153,23 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
             Ok(wrap(PatentUct::new(config, seed), seed))
         },
     );
-    let generic_mcts = factories::mcts::<Einstein, RaceEval, WinningRollout>("mcts", "", vec![], |_| {
-        Ok((RaceEval, WinningRollout))
-    });
+    let mut mcts_params = tuned_mcts_params(factories::mcts_params());
+    mcts_params.push(ParamInfo::new(
+        "policy",
+        "wins",
+        "playout moves: 'wins' (take a win when there is one) or 'random'",
+    ));
     let mcts = AgentFactory::new(
         "mcts",
         "MCTS with true chance nodes, win-taking playouts, multi-threaded (threads=N), tree reuse",
-        tuned_mcts_params(generic_mcts.params.clone()),
+        mcts_params,
         move |p, seed| {
             let config = factories::mcts_config(p)?;
-            Ok(wrap(Mcts::new(config, RaceEval, WinningRollout, seed), seed))
+            let policy = match p.get_choice("policy", &["wins", "random"])? {
+                "wins" => EinsteinRollout::TakeWins,
+                _ => EinsteinRollout::Random,
+            };
+            Ok(wrap(Mcts::new(config, RaceEval, policy, seed), seed))
         },
     );
     let expectimax = AgentFactory::new(

@@ -233,6 +233,20 @@ impl Einstein {
         }
     }
 
+    /// Whether a move of the side to move wins at once: it reaches the goal corner or takes the
+    /// opponent's last cube.
+    pub fn is_winning_move(&self, action: Action) -> bool {
+        let Action::Move { cube, dir } = action else { return false };
+        let s = self.side as usize;
+        let from = self.squares[s][cube as usize - 1];
+        let to = TARGETS[s][from as usize][(dir % 3) as usize];
+        if to == GOAL[s] {
+            return true;
+        }
+        let p = self.board[to as usize];
+        p != 0 && (p - 1) / 6 != self.side && self.alive[1 - s].count_ones() == 1
+    }
+
     /// Whether `side` would win at once by some move after rolling `die`.
     pub fn can_win_with(&self, side: u8, die: u8) -> bool {
         let opponent_cubes = self.alive[1 - side as usize].count_ones();
