@@ -2,7 +2,6 @@
 
 use ply_core::rng::{derive_seed, rng_from_seed};
 use ply_core::{AgentSpec, Budget, BuiltAgent, Error, GameDef, Limits, Turn};
-use rand::RngExt;
 
 use crate::record::GameRecord;
 
@@ -54,8 +53,7 @@ pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
             Turn::Player(p) => {
                 player_moves += 1;
                 if player_moves <= opening_plies {
-                    let legal = state.actions();
-                    legal[opening_rng.random_range(0..legal.len())]
+                    state.opening_action(&mut opening_rng)
                 } else {
                     let seat = &mut agents[p];
                     let limits = Limits::new(seat.budget.or(setup.budget));

@@ -8,7 +8,12 @@ use ply_core::Error;
 
 /// Every game Ply offers. Adding a game is one line here (docs/adding-a-game.md).
 pub fn games() -> Vec<Box<dyn DynGame>> {
-    vec![entry::<ply_connect4::Connect4>(), entry::<ply_pig::Pig>(), entry::<ply_einstein::Einstein>()]
+    vec![
+        entry::<ply_connect4::Connect4>(),
+        entry::<ply_pig::Pig>(),
+        entry::<ply_einstein::Einstein>(),
+        entry::<ply_gomoku::Gomoku>(),
+    ]
 }
 
 pub fn find_game(name: &str) -> Result<Box<dyn DynGame>, Error> {

@@ -146,10 +146,18 @@ pub trait GameDef: Game {
         0
     }
 
-    /// Uniformly random moves at the start of each arena game pair, so that deterministic agents
-    /// do not play the same game over and over.
+    /// Random moves at the start of each arena game pair, so that deterministic agents do not
+    /// play the same game over and over.
     fn opening_plies(&self) -> usize {
         0
+    }
+
+    /// One random opening move: uniform over the legal moves unless the game knows better (a
+    /// Gomoku opening stays near the centre).
+    fn opening_action(&self, rng: &mut crate::rng::Rng) -> Self::Action {
+        use rand::RngExt;
+        let legal = self.actions();
+        legal[rng.random_range(0..legal.len())]
     }
 
     // ----- provided -----

@@ -1,0 +1,650 @@
+//! Ply's Gomoku engine (`alphabeta`): line shapes kept up to date stone by stone (`lines.rs`),
+//! candidate moves near the stones, a victory-by-continuous-fours solver (VCF, `vcf.rs`) at the
+//! root and as the quiescence search, and principal-variation alpha-beta with iterative
+//! deepening, a transposition table, killer and history ordering, forced replies to fours and
+//! threat-restricted replies to open threes, and renju's forbidden points for black.
+
+use ply_core::{Agent, Clock, Decision, Limits, SearchInfo};
+
+use crate::board::{BLACK, Board, CELLS, DIRECTIONS, EMPTY, Point, Rule, STRIDE, WALL, WHITE, ZOBRIST};
+use crate::lines::{Shape, key_shift, shape};
+
+pub const WIN: i32 = 1_000_000;
+const WIN_THRESHOLD: i32 = WIN - 10_000;
+const TIME_CHECK_INTERVAL: u64 = 1024;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineConfig {
+    pub max_depth: u32,
+    pub tt_bits: u32,
+    /// Plies of the continuous-fours search (attacker and defender moves both count).
+    pub vcf_depth: u32,
+    /// Most moves searched at an interior node, best first by the static point scores.
+    pub width: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig { max_depth: 64, tt_bits: 20, vcf_depth: 24, width: 20 }
+    }
+}
+
+/// What a stone of a colour would make on a point, over the four directions.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PointThreat {
+    pub five: bool,
+    /// An open four, two fours, or a four and an open three: a win two moves later unless the
+    /// opponent has fours of its own.
+    pub winning: bool,
+    pub fours: u8,
+    pub open_threes: u8,
+    pub score: i32,
+}
+
+const SHAPE_SCORE: [i32; 9] = [0, 2, 8, 8, 30, 36, 300, 5000, 0];
+
+/// The search's own board: cells, line keys of every point and direction, and how many stones
+/// lie within two points of each cell.
+pub struct Engine {
+    pub(crate) size: usize,
+    rule: Rule,
+    pub(crate) cells: [u8; CELLS],
+    keys: Vec<[u16; 4]>,
+    near: [u8; CELLS],
+    pub(crate) stack: Vec<Point>,
+    pub(crate) hash: u64,
+    pub(crate) nodes: u64,
+    aborted: bool,
+    tt: Vec<TtEntry>,
+    killers: Vec<[Point; 2]>,
+    history: Vec<u32>,
+    pub(crate) vcf_table: Vec<(u64, u8, bool)>,
+    config: EngineConfig,
+}
+
+#[derive(Clone, Copy, Default)]
+struct TtEntry {
+    key: u64,
+    score: i32,
+    depth: i8,
+    bound: u8,
+    best: Point,
+}
+
+const EXACT: u8 = 0;
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+
+pub(crate) fn other(color: u8) -> u8 {
+    BLACK + WHITE - color
+}
+
+impl Engine {
+    pub fn new(config: EngineConfig) -> Self {
+        crate::lines::warm_up();
+        Engine {
+            size: 15,
+            rule: Rule::Freestyle,
+            cells: [WALL; CELLS],
+            keys: vec![[0; 4]; CELLS],
+            near: [0; CELLS],
+            stack: Vec::new(),
+            hash: 0,
+            nodes: 0,
+            aborted: false,
+            tt: vec![TtEntry::default(); 1 << config.tt_bits],
+            killers: vec![[0; 2]; 256],
+            history: vec![0; CELLS],
+            vcf_table: vec![(0, 0, false); 1 << 16],
+            config,
+        }
+    }
+
+    /// Loads a position. The transposition table survives: positions recur from move to move.
+    pub fn load(&mut self, board: &Board) {
+        self.size = board.size();
+        self.rule = board.rule();
+        self.cells = *board.cells();
+        self.stack = board.moves().to_vec();
+        self.hash = 0;
+        self.near = [0; CELLS];
+        for i in 0..self.stack.len() {
+            let p = self.stack[i];
+            self.hash ^= ZOBRIST[p as usize][self.cells[p as usize] as usize - 1];
+            self.touch_near(p, 1);
+        }
+        for p in board.points() {
+            for (dir, &d) in DIRECTIONS.iter().enumerate() {
+                let mut key = 0u16;
+                for k in (-4..=4).filter(|&k| k != 0) {
+                    let c = self.cells[(p as isize + k * d) as usize] as u16;
+                    key |= c << key_shift(k);
+                }
+                self.keys[p as usize][dir] = key;
+            }
+        }
+    }
+
+    fn touch_near(&mut self, p: Point, delta: i8) {
+        for dy in -2isize..=2 {
+            for dx in -2isize..=2 {
+                let q = (p as isize + dy * STRIDE as isize + dx) as usize;
+                self.near[q] = self.near[q].wrapping_add_signed(delta);
+            }
+        }
+    }
+
+    pub(crate) fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    pub(crate) fn to_move(&self) -> u8 {
+        if self.stack.len().is_multiple_of(2) { BLACK } else { WHITE }
+    }
+
+    fn exact(&self, color: u8) -> bool {
+        match self.rule {
+            Rule::Freestyle => false,
+            Rule::Standard => true,
+            Rule::Renju => color == BLACK,
+        }
+    }
+
+    pub(crate) fn place(&mut self, p: Point) {
+        let color = self.to_move();
+        self.set(p, color);
+        self.stack.push(p);
+    }
+
+    pub(crate) fn unplace(&mut self) {
+        let p = self.stack.pop().expect("a stone to take back");
+        let color = self.cells[p as usize];
+        self.set(p, color);
+    }
+
+    /// Toggles `color` on `p`: the key bits of the neighbours flip the same way both times.
+    fn set(&mut self, p: Point, color: u8) {
+        let adding = self.cells[p as usize] == EMPTY;
+        self.cells[p as usize] = if adding { color } else { EMPTY };
+        self.hash ^= ZOBRIST[p as usize][color as usize - 1];
+        for (dir, &d) in DIRECTIONS.iter().enumerate() {
+            for k in 1..=4isize {
+                let forward = (p as isize + k * d) as usize;
+                let backward = (p as isize - k * d) as usize;
+                self.keys[forward][dir] ^= (color as u16) << key_shift(-k);
+                self.keys[backward][dir] ^= (color as u16) << key_shift(k);
+            }
+        }
+        self.touch_near(p, if adding { 1 } else { -1 });
+    }
+
+    pub(crate) fn shape_at(&self, p: Point, dir: usize, color: u8) -> Shape {
+        shape(self.keys[p as usize][dir], color, self.exact(color))
+    }
+
+    pub(crate) fn threat(&mut self, p: Point, color: u8) -> PointThreat {
+        let mut t = PointThreat::default();
+        let mut overline = false;
+        for dir in 0..4 {
+            let s = self.shape_at(p, dir, color);
+            match s {
+                Shape::Five => t.five = true,
+                Shape::OpenFour => {
+                    t.fours += 2;
+                }
+                Shape::Four => t.fours += 1,
+                Shape::OpenThree => t.open_threes += 1,
+                Shape::Overline => overline = true,
+                _ => {}
+            }
+            t.score += SHAPE_SCORE[s as usize];
+        }
+        if t.five {
+            return t;
+        }
+        // Black's double threats and overlines may be forbidden under renju: then the point is
+        // worth nothing to black.
+        let risky = t.fours >= 2 || t.open_threes >= 2 || overline;
+        if self.rule == Rule::Renju
+            && color == BLACK
+            && risky
+            && crate::renju::is_forbidden_cells(&mut self.cells, p)
+        {
+            return PointThreat::default();
+        }
+        t.winning = t.fours >= 2 || (t.fours >= 1 && t.open_threes >= 1);
+        if t.winning {
+            t.score += 400;
+        } else if t.open_threes >= 2 {
+            t.score += 150;
+        }
+        t
+    }
+
+    /// Empty points with a stone within two points.
+    pub(crate) fn candidates(&self) -> Vec<Point> {
+        let mut out = Vec::with_capacity(64);
+        for y in 0..self.size {
+            let row = (y + crate::board::PAD) * STRIDE + crate::board::PAD;
+            for x in 0..self.size {
+                let p = row + x;
+                if self.cells[p] == EMPTY && self.near[p] > 0 {
+                    out.push(p as Point);
+                }
+            }
+        }
+        if out.is_empty() && self.stack.is_empty() {
+            let c = self.size / 2;
+            out.push(((c + crate::board::PAD) * STRIDE + c + crate::board::PAD) as Point);
+        }
+        out
+    }
+
+    /// Whether the last stone placed made five.
+    fn last_made_five(&self) -> bool {
+        let Some(&p) = self.stack.last() else { return false };
+        let color = self.cells[p as usize];
+        DIRECTIONS.iter().any(|&d| {
+            let mut n = 1;
+            for sign in [1isize, -1] {
+                let mut q = p as isize + sign * d;
+                while self.cells[q as usize] == color {
+                    n += 1;
+                    q += sign * d;
+                }
+            }
+            if self.exact(color) { n == 5 } else { n >= 5 }
+        })
+    }
+
+    fn out_of_budget(&mut self, clock: &Clock) -> bool {
+        if !self.aborted
+            && (clock.iterations_exhausted(self.nodes)
+                || (self.nodes.is_multiple_of(TIME_CHECK_INTERVAL)
+                    && (clock.time_is_up() || clock.stopped())))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// The static value for the side to move.
+    fn evaluate(&mut self, candidates: &[Point]) -> i32 {
+        let me = self.to_move();
+        let them = other(me);
+        let mut score = 0;
+        for &p in candidates {
+            score += self.threat(p, me).score - self.threat(p, them).score;
+        }
+        score / 4 + 20
+    }
+
+    fn tt_probe(&self) -> Option<TtEntry> {
+        let e = self.tt[(self.hash as usize) & (self.tt.len() - 1)];
+        (e.key == self.hash).then_some(e)
+    }
+
+    fn tt_store(&mut self, depth: i32, score: i32, bound: u8, best: Point, ply: i32) {
+        // Win scores are stored relative to this node, so they stay right wherever it recurs.
+        let score = if score > WIN_THRESHOLD {
+            score + ply
+        } else if score < -WIN_THRESHOLD {
+            score - ply
+        } else {
+            score
+        };
+        let slot = (self.hash as usize) & (self.tt.len() - 1);
+        if self.tt[slot].key != self.hash || depth as i8 >= self.tt[slot].depth {
+            self.tt[slot] = TtEntry { key: self.hash, score, depth: depth as i8, bound, best };
+        }
+    }
+
+    /// Orders moves: table move, killers, then static score plus history.
+    fn ordered_moves(
+        &mut self,
+        candidates: &[Point],
+        ply: usize,
+        tt_move: Point,
+        restrict: Option<&[Point]>,
+    ) -> Vec<Point> {
+        let me = self.to_move();
+        let them = other(me);
+        let pool: Vec<Point> = match restrict {
+            Some(r) => r.to_vec(),
+            None => candidates.to_vec(),
+        };
+        let mut scored: Vec<(i64, Point)> = pool
+            .into_iter()
+            .filter_map(|p| {
+                let mine = self.threat(p, me);
+                if self.rule == Rule::Renju
+                    && me == BLACK
+                    && mine.score == 0
+                    && self.is_forbidden_for_black(p)
+                {
+                    return None;
+                }
+                let theirs = self.threat(p, them);
+                let mut s = (mine.score * 2 + theirs.score) as i64 * 1000 + self.history[p as usize] as i64;
+                if p == tt_move {
+                    s += 1 << 40;
+                } else if ply < self.killers.len() && self.killers[ply].contains(&p) {
+                    s += 1 << 30;
+                }
+                Some((s, p))
+            })
+            .collect();
+        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        scored.into_iter().map(|(_, p)| p).collect()
+    }
+
+    fn is_forbidden_for_black(&mut self, p: Point) -> bool {
+        crate::renju::is_forbidden_cells(&mut self.cells, p)
+    }
+
+    /// Negamax alpha-beta with principal-variation search; scores for the side to move.
+    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: i32, clock: &Clock) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget(clock) {
+            return 0;
+        }
+        if self.last_made_five() {
+            return -(WIN - ply);
+        }
+        if self.stack.len() == self.size * self.size {
+            return 0;
+        }
+        let me = self.to_move();
+        let them = other(me);
+        let candidates = self.candidates();
+        let mut my_win_soon = false;
+        let mut their_fives = Vec::new();
+        let mut their_fours_exist = false;
+        let mut their_strong = Vec::new();
+        for &p in &candidates {
+            let mine = self.threat(p, me);
+            if mine.five {
+                return WIN - ply - 1;
+            }
+            my_win_soon |= mine.winning;
+            let theirs = self.threat(p, them);
+            if theirs.five {
+                their_fives.push(p);
+            }
+            their_fours_exist |= theirs.fours > 0;
+            if theirs.winning || theirs.fours > 0 {
+                their_strong.push(p);
+            }
+        }
+        if their_fives.len() >= 2 {
+            return -(WIN - ply - 2);
+        }
+        let forced = their_fives.len() == 1;
+        if !forced && my_win_soon && !their_fours_exist {
+            return WIN - ply - 3;
+        }
+        if depth <= 0 && !forced {
+            if crate::vcf::vcf(self, me, self.config.vcf_depth.min(12) as i32, clock).is_some() {
+                return WIN - ply - 10;
+            }
+            return self.evaluate(&candidates);
+        }
+        let entry = self.tt_probe();
+        let mut tt_move = 0;
+        if let Some(e) = entry {
+            tt_move = e.best;
+            if e.depth as i32 >= depth {
+                let score = if e.score > WIN_THRESHOLD {
+                    e.score - ply
+                } else if e.score < -WIN_THRESHOLD {
+                    e.score + ply
+                } else {
+                    e.score
+                };
+                match e.bound {
+                    EXACT => return score,
+                    LOWER if score >= beta => return score,
+                    UPPER if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+        // Forced: block the five. Facing an open four in the making (an open three), only fours
+        // of our own or stones on the opponent's strong points can matter.
+        let restricted: Option<Vec<Point>> = if forced {
+            Some(their_fives.clone())
+        } else if their_strong.iter().any(|&p| self.threat(p, them).winning) {
+            let mut set = their_strong.clone();
+            for &p in &candidates {
+                if self.threat(p, me).fours > 0 && !set.contains(&p) {
+                    set.push(p);
+                }
+            }
+            Some(set)
+        } else {
+            None
+        };
+        let mut moves = self.ordered_moves(&candidates, ply as usize, tt_move, restricted.as_deref());
+        if restricted.is_none() {
+            moves.truncate(self.config.width);
+        }
+        if moves.is_empty() {
+            return -(WIN - ply - 2);
+        }
+        let next_depth = if forced { depth } else { depth - 1 };
+        let alpha_start = alpha;
+        let mut best = -WIN - 1;
+        let mut best_move = moves[0];
+        for (i, &p) in moves.iter().enumerate() {
+            self.place(p);
+            let score = if i == 0 {
+                -self.search(next_depth, -beta, -alpha, ply + 1, clock)
+            } else {
+                let s = -self.search(next_depth, -alpha - 1, -alpha, ply + 1, clock);
+                if s > alpha && s < beta {
+                    -self.search(next_depth, -beta, -alpha, ply + 1, clock)
+                } else {
+                    s
+                }
+            };
+            self.unplace();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = p;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                let k = &mut self.killers[(ply as usize).min(255)];
+                if k[0] != p {
+                    k[1] = k[0];
+                    k[0] = p;
+                }
+                self.history[p as usize] += (depth * depth).max(1) as u32;
+                break;
+            }
+        }
+        let bound = if best <= alpha_start {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.tt_store(depth, best, bound, best_move, ply);
+        best
+    }
+
+    fn principal_variation(&mut self, first: Point, depth: u32) -> Vec<Point> {
+        let mut pv = vec![first];
+        self.place(first);
+        while pv.len() < depth as usize {
+            match self.tt_probe() {
+                Some(e) if e.best != 0 && self.cells[e.best as usize] == EMPTY => {
+                    pv.push(e.best);
+                    self.place(e.best);
+                }
+                _ => break,
+            }
+        }
+        for _ in 0..pv.len() {
+            self.unplace();
+        }
+        pv
+    }
+
+    /// Chooses a move for the side to move of `board`.
+    pub fn think(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo<Point>),
+    ) -> Decision<Point> {
+        let clock = limits.start();
+        self.load(board);
+        self.nodes = 0;
+        self.aborted = false;
+        self.history.iter_mut().for_each(|h| *h /= 4);
+        let me = self.to_move();
+        let candidates = self.candidates();
+        // A win on the board, or a forced one by continuous fours, needs no further search.
+        for &p in &candidates {
+            if self.threat(p, me).five {
+                return Decision { action: p, info: proven_info(1, vec![p], self.nodes, &clock) };
+            }
+        }
+        if let Some(line) = crate::vcf::vcf(self, me, self.config.vcf_depth as i32, &clock) {
+            let info = proven_info(line.len() as i32, line.clone(), self.nodes, &clock);
+            report(&info);
+            return Decision { action: line[0], info };
+        }
+        let mut decision = Decision::new(self.fallback_move(board));
+        for depth in 1..=self.config.max_depth as i32 {
+            let mut alpha = -WIN - 1;
+            let beta = WIN + 1;
+            let mut best: Option<(Point, i32)> = None;
+            let tt_move = self.tt_probe().map_or(0, |e| e.best);
+            let them = other(me);
+            let their_fives: Vec<Point> =
+                candidates.iter().copied().filter(|&p| self.threat(p, them).five).collect();
+            let restrict = (!their_fives.is_empty()).then_some(their_fives);
+            let mut moves = self.ordered_moves(&candidates, 0, tt_move, restrict.as_deref());
+            if let Some(prev) = best_from(&decision)
+                && let Some(i) = moves.iter().position(|&m| m == prev)
+            {
+                moves[..=i].rotate_right(1);
+            }
+            for (i, &p) in moves.iter().enumerate() {
+                self.place(p);
+                let score = if i == 0 {
+                    -self.search(depth - 1, -beta, -alpha, 1, &clock)
+                } else {
+                    let s = -self.search(depth - 1, -alpha - 1, -alpha, 1, &clock);
+                    if s > alpha { -self.search(depth - 1, -beta, -alpha, 1, &clock) } else { s }
+                };
+                self.unplace();
+                if self.aborted {
+                    break;
+                }
+                if best.is_none_or(|(_, b)| score > b) {
+                    best = Some((p, score));
+                    alpha = alpha.max(score);
+                }
+            }
+            if self.aborted {
+                // A move that beat the previous choice in the unfinished iteration is still better
+                // informed than it.
+                break;
+            }
+            let Some((p, score)) = best else { break };
+            self.tt_store(depth, score, EXACT, p, 0);
+            decision.action = p;
+            decision.info = SearchInfo {
+                depth: depth as u32,
+                iterations: self.nodes,
+                value: Some(reported_value(score)),
+                proven: proven_plies(score),
+                pv: self.principal_variation(p, depth as u32),
+                elapsed: clock.elapsed(),
+            };
+            report(&decision.info);
+            if score.abs() > WIN_THRESHOLD || (clock.has_deadline() && clock.time_used_fraction() > 0.35) {
+                break;
+            }
+        }
+        decision.info.iterations = self.nodes;
+        decision.info.elapsed = clock.elapsed();
+        decision
+    }
+
+    fn fallback_move(&mut self, board: &Board) -> Point {
+        let candidates = self.candidates();
+        let ordered = self.ordered_moves(&candidates, 0, 0, None);
+        ordered
+            .first()
+            .copied()
+            .or_else(|| board.points().find(|&p| board.is_legal(p)))
+            .expect("asked to move on a full board")
+    }
+}
+
+fn best_from(decision: &Decision<Point>) -> Option<Point> {
+    (decision.info.depth > 0).then_some(decision.action)
+}
+
+fn reported_value(score: i32) -> f64 {
+    if score > WIN_THRESHOLD {
+        1.0
+    } else if score < -WIN_THRESHOLD {
+        -1.0
+    } else {
+        (score as f64 / 600.0).tanh()
+    }
+}
+
+fn proven_plies(score: i32) -> Option<i32> {
+    if score > WIN_THRESHOLD {
+        Some(WIN - score)
+    } else if score < -WIN_THRESHOLD {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
+}
+
+fn proven_info(plies: i32, pv: Vec<Point>, nodes: u64, clock: &Clock) -> SearchInfo<Point> {
+    SearchInfo {
+        depth: plies as u32,
+        iterations: nodes,
+        value: Some(1.0),
+        proven: Some(plies),
+        pv,
+        elapsed: clock.elapsed(),
+    }
+}
+
+/// The engine as an agent; its tables persist from move to move.
+pub struct EnginePlayer {
+    engine: Engine,
+}
+
+impl EnginePlayer {
+    pub fn new(config: EngineConfig) -> Self {
+        EnginePlayer { engine: Engine::new(config) }
+    }
+}
+
+impl Agent<Board> for EnginePlayer {
+    fn choose(
+        &mut self,
+        state: &Board,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo<Point>),
+    ) -> Decision<Point> {
+        self.engine.think(state, limits, report)
+    }
+}

@@ -1,0 +1,523 @@
+//! The Gomocup (Piskvork) brain protocol, as spoken by `pbrain-ply` (docs/gomoku.md).
+//!
+//! Coordinates are `x,y` from 0, x the column. The brain answers START/RECTSTART/RESTART with
+//! `OK` (or `ERROR reason`), BEGIN/TURN/BOARD…DONE with its move, TAKEBACK with `OK`, ABOUT
+//! with its identity; INFO is silent; anything else gets `UNKNOWN reason`. It never plays an
+//! occupied or forbidden point and keeps inside the per-move and per-match time limits.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use ply_core::{Agent, Budget, Limits};
+
+use crate::board::{BLACK, Board, EMPTY, MAX_SIZE, MIN_SIZE, Point, Rule, WHITE};
+use crate::engine::{EngineConfig, EnginePlayer};
+use crate::notation::point_to_xy_text;
+
+/// What the manager told us with INFO.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub timeout_turn_ms: u64,
+    pub timeout_match_ms: u64,
+    pub time_left_ms: u64,
+    pub max_memory_bytes: u64,
+    pub rule: Rule,
+    pub threads: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        // The protocol's defaults: 30 s a move, a match clock large enough to ignore.
+        Settings {
+            timeout_turn_ms: 30_000,
+            timeout_match_ms: 1_000_000_000,
+            time_left_ms: 1_000_000_000,
+            max_memory_bytes: 0,
+            rule: Rule::Freestyle,
+            threads: 1,
+        }
+    }
+}
+
+impl Settings {
+    /// Thinking time for one move: inside the move limit and a share of the match clock, less a
+    /// margin for reading, writing and the clock check interval.
+    pub fn move_time(&self, stones: usize, size: usize) -> Duration {
+        let moves_left = ((size * size).saturating_sub(stones) / 2).clamp(10, 60) as u64;
+        let from_match = self.time_left_ms / moves_left;
+        let limit = self.timeout_turn_ms.min(from_match);
+        let margin = (limit / 10).max(30);
+        Duration::from_millis(limit.saturating_sub(margin).max(5))
+    }
+
+    /// The transposition table size that fits the memory limit (half of it).
+    pub fn table_bits(&self) -> u32 {
+        if self.max_memory_bytes == 0 {
+            return EngineConfig::default().tt_bits;
+        }
+        let entries = (self.max_memory_bytes / 2 / 16).max(1 << 10);
+        (63 - entries.leading_zeros()).min(EngineConfig::default().tt_bits)
+    }
+}
+
+pub struct Brain {
+    board: Option<Board>,
+    settings: Settings,
+    engine: EnginePlayer,
+    engine_bits: u32,
+    /// Set by END (or the end of input): the caller stops reading.
+    pub finished: bool,
+}
+
+impl Default for Brain {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+const ABOUT: &str = "name=\"Ply\", version=\"0.1.0\", author=\"Ply contributors\", country=\"-\"";
+
+impl Brain {
+    pub fn new() -> Self {
+        let settings = Settings::default();
+        let bits = settings.table_bits();
+        Brain {
+            board: None,
+            engine: EnginePlayer::new(EngineConfig { tt_bits: bits, ..EngineConfig::default() }),
+            engine_bits: bits,
+            settings,
+            finished: false,
+        }
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Handles one line; `more` supplies the following lines for BOARD. Returns the reply lines.
+    pub fn handle(&mut self, line: &str, more: &mut dyn FnMut() -> Option<String>) -> Vec<String> {
+        let line = line.trim();
+        if line.is_empty() {
+            return Vec::new();
+        }
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        match word.to_ascii_uppercase().as_str() {
+            "START" => self.start(rest.parse().ok(), rest),
+            "RECTSTART" => match rest
+                .split_once(',')
+                .map(|(w, h)| (w.trim().parse::<usize>(), h.trim().parse::<usize>()))
+            {
+                Some((Ok(w), Ok(h))) if w == h => self.start(Some(w), rest),
+                Some((Ok(_), Ok(_))) => {
+                    vec!["ERROR rectangular boards are not supported; only square ones".into()]
+                }
+                _ => vec![format!("ERROR RECTSTART needs width,height, got '{rest}'")],
+            },
+            "RESTART" => match &self.board {
+                Some(b) => {
+                    self.board = Some(Board::new(b.size(), self.settings.rule));
+                    vec!["OK".into()]
+                }
+                None => vec!["ERROR RESTART before START".into()],
+            },
+            "BEGIN" => match &self.board {
+                Some(b) if b.moves().is_empty() => self.reply_move(),
+                Some(_) => vec!["ERROR BEGIN on a board that already has stones".into()],
+                None => vec!["ERROR BEGIN before START".into()],
+            },
+            "TURN" => self.turn(rest),
+            "BOARD" => self.board_command(more),
+            "TAKEBACK" => self.takeback(rest),
+            "INFO" => {
+                self.info(rest);
+                Vec::new()
+            }
+            "END" => {
+                self.finished = true;
+                Vec::new()
+            }
+            "ABOUT" => vec![ABOUT.into()],
+            other => vec![format!("UNKNOWN command '{other}'")],
+        }
+    }
+
+    fn start(&mut self, size: Option<usize>, text: &str) -> Vec<String> {
+        match size {
+            Some(n) if (MIN_SIZE..=MAX_SIZE).contains(&n) => {
+                self.board = Some(Board::new(n, self.settings.rule));
+                vec!["OK".into()]
+            }
+            _ => vec![format!("ERROR unsupported board size '{text}': Ply plays {MIN_SIZE} to {MAX_SIZE}")],
+        }
+    }
+
+    fn info(&mut self, rest: &str) {
+        let (key, value) = match rest.split_once(char::is_whitespace) {
+            Some((k, v)) => (k.to_ascii_lowercase(), v.trim()),
+            None => return,
+        };
+        let number = value.parse::<u64>().ok();
+        match (key.as_str(), number) {
+            ("timeout_turn", Some(v)) => self.settings.timeout_turn_ms = if v == 0 { 30_000 } else { v },
+            ("timeout_match", Some(v)) => self.settings.timeout_match_ms = v,
+            ("time_left", Some(v)) => self.settings.time_left_ms = v,
+            ("max_memory", Some(v)) => self.settings.max_memory_bytes = v,
+            ("thread_num", Some(v)) => self.settings.threads = v.max(1) as usize,
+            ("rule", Some(v)) => {
+                let rule = if v & 4 != 0 {
+                    Rule::Renju
+                } else if v & 1 != 0 {
+                    Rule::Standard
+                } else {
+                    Rule::Freestyle
+                };
+                if rule != self.settings.rule {
+                    self.settings.rule = rule;
+                    // Keep the stones: replay them under the new rule.
+                    if let Some(b) = &self.board {
+                        let mut fresh = Board::new(b.size(), rule);
+                        for &p in b.moves() {
+                            fresh.place(p);
+                        }
+                        self.board = Some(fresh);
+                    }
+                }
+            }
+            // game_type, folder, evaluate and unknown keys need nothing from us.
+            _ => {}
+        }
+    }
+
+    fn parse_xy(&self, text: &str) -> Result<Point, String> {
+        let board = self.board.as_ref().ok_or("no game started (send START first)")?;
+        let (x, y) = text.split_once(',').ok_or_else(|| format!("'{text}' is not x,y"))?;
+        let (x, y) = match (x.trim().parse::<usize>(), y.trim().parse::<usize>()) {
+            (Ok(x), Ok(y)) => (x, y),
+            _ => return Err(format!("'{text}' is not x,y with whole numbers")),
+        };
+        board.point(x, y).ok_or_else(|| format!("{x},{y} is off the {0}x{0} board", board.size()))
+    }
+
+    fn turn(&mut self, rest: &str) -> Vec<String> {
+        let p = match self.parse_xy(rest) {
+            Ok(p) => p,
+            Err(e) => return vec![format!("ERROR {e}")],
+        };
+        let board = self.board.as_mut().expect("parse_xy checked the board");
+        if board.at(p) != EMPTY {
+            return vec![format!("ERROR {rest} is already taken")];
+        }
+        if board.winner().is_some() {
+            return vec!["ERROR the game is already over".into()];
+        }
+        board.place(p);
+        if board.winner().is_some() || board.is_full() {
+            return vec!["MESSAGE the game is over".into()];
+        }
+        self.reply_move()
+    }
+
+    fn board_command(&mut self, more: &mut dyn FnMut() -> Option<String>) -> Vec<String> {
+        let mut stones: Vec<(Point, u8)> = Vec::new();
+        let mut error = None;
+        loop {
+            let Some(line) = more() else {
+                return vec!["ERROR BOARD ended without DONE".into()];
+            };
+            let line = line.trim().to_string();
+            if line.eq_ignore_ascii_case("DONE") {
+                break;
+            }
+            if error.is_some() || line.is_empty() {
+                continue;
+            }
+            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+            let parsed = match fields[..] {
+                [x, y, c] => self.parse_xy(&format!("{x},{y}")).and_then(|p| match c {
+                    "1" | "2" => Ok((p, c.as_bytes()[0] - b'0')),
+                    "3" => Ok((p, 0)),
+                    other => Err(format!("stone owner must be 1, 2 or 3, got '{other}'")),
+                }),
+                _ => Err(format!("'{line}' is not x,y,owner")),
+            };
+            match parsed {
+                Ok((_, 0)) => {}
+                Ok((p, owner)) if stones.iter().any(|s| s.0 == p) => {
+                    error = Some(format!(
+                        "{} is listed twice (owner {owner})",
+                        point_text(self.board.as_ref(), p)
+                    ))
+                }
+                Ok(stone) => stones.push(stone),
+                Err(e) => error = Some(e),
+            }
+        }
+        if let Some(e) = error {
+            return vec![format!("ERROR {e}")];
+        }
+        let Some(board) = &self.board else { return vec!["ERROR BOARD before START".into()] };
+        // Our stones are 1, the opponent's 2; we are to move, so we are black when the counts
+        // are equal.
+        let mine = stones.iter().filter(|s| s.1 == 1).count();
+        let theirs = stones.len() - mine;
+        let my_color = if mine == theirs { BLACK } else { WHITE };
+        if !(mine == theirs || theirs == mine + 1) {
+            return vec![format!(
+                "ERROR impossible stone counts: {mine} of ours, {theirs} of the opponent's, and we are to move"
+            )];
+        }
+        let colored: Vec<(Point, u8)> = stones
+            .iter()
+            .map(|&(p, owner)| (p, if owner == 1 { my_color } else { BLACK + WHITE - my_color }))
+            .collect();
+        match Board::from_stones_in_order(board.size(), self.settings.rule, &colored) {
+            Ok(b) => {
+                self.board = Some(b);
+                if self.board.as_ref().is_some_and(|b| b.winner().is_some() || b.is_full()) {
+                    return vec!["MESSAGE the game is over".into()];
+                }
+                self.reply_move()
+            }
+            Err(e) => vec![format!("ERROR {e}")],
+        }
+    }
+
+    fn takeback(&mut self, rest: &str) -> Vec<String> {
+        let p = match self.parse_xy(rest) {
+            Ok(p) => p,
+            Err(e) => return vec![format!("ERROR {e}")],
+        };
+        let board = self.board.as_mut().expect("parse_xy checked the board");
+        if board.moves().last() != Some(&p) {
+            return vec![format!("ERROR {rest} is not the last stone played")];
+        }
+        board.take_back();
+        vec!["OK".into()]
+    }
+
+    fn reply_move(&mut self) -> Vec<String> {
+        let Some(board) = self.board.clone() else { return vec!["ERROR no game started".into()] };
+        let bits = self.settings.table_bits();
+        if bits != self.engine_bits {
+            self.engine = EnginePlayer::new(EngineConfig { tt_bits: bits, ..EngineConfig::default() });
+            self.engine_bits = bits;
+        }
+        let budget = Budget {
+            time: Some(self.settings.move_time(board.moves().len(), board.size())),
+            iterations: None,
+        };
+        let decision = self.engine.choose(&board, &Limits::new(budget), &mut |_| {});
+        let mut p = decision.action;
+        if !board.is_legal(p) {
+            // The engine never should; the protocol must never see an illegal move.
+            p = board.points().find(|&q| board.is_legal(q)).expect("a legal point on an unfinished board");
+        }
+        let mut board = board;
+        board.place(p);
+        let reply = point_to_xy_text(&board, p);
+        self.board = Some(board);
+        let info = &decision.info;
+        vec![
+            format!(
+                "MESSAGE depth {} nodes {} value {:.3} time {} ms",
+                info.depth,
+                info.iterations,
+                info.value.unwrap_or(0.0),
+                info.elapsed.as_millis()
+            ),
+            reply,
+        ]
+    }
+}
+
+fn point_text(board: Option<&Board>, p: Point) -> String {
+    board.map_or_else(|| p.to_string(), |b| point_to_xy_text(b, p))
+}
+
+/// Runs the protocol until END or the end of input.
+pub fn run(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    let mut brain = Brain::new();
+    let mut lines = input.lines();
+    while let Some(line) = lines.next() {
+        let line = match line {
+            Ok(l) => l,
+            Err(_) => {
+                writeln!(output, "ERROR input is not valid UTF-8 text")?;
+                output.flush()?;
+                continue;
+            }
+        };
+        let mut more = || lines.next().and_then(Result::ok);
+        for reply in brain.handle(&line, &mut more) {
+            writeln!(output, "{reply}")?;
+        }
+        output.flush()?;
+        if brain.finished {
+            break;
+        }
+    }
+    Ok(())
+}
+
+impl Board {
+    /// A board from stones in the order they were played (as BOARD lists them), checked.
+    pub fn from_stones_in_order(size: usize, rule: Rule, stones: &[(Point, u8)]) -> Result<Board, String> {
+        let alternating =
+            stones.iter().enumerate().all(|(i, s)| s.1 == if i % 2 == 0 { BLACK } else { WHITE });
+        if !alternating {
+            return Board::from_stones(size, rule, stones);
+        }
+        let mut board = Board::new(size, rule);
+        for &(p, _) in stones {
+            if board.winner().is_some() {
+                return Err("stones are listed after the game was won".into());
+            }
+            board.place(p);
+        }
+        Ok(board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(lines: &[&str]) -> Vec<String> {
+        let input = lines.join("\n");
+        let mut out = Vec::new();
+        run(input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE"))
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn a_short_game_and_every_command() {
+        let out = session(&[
+            "ABOUT",
+            "START 15",
+            "INFO timeout_turn 200",
+            "INFO timeout_match 100000",
+            "INFO max_memory 83886080",
+            "INFO rule 0",
+            "INFO game_type 1",
+            "BEGIN",
+            "TURN 8,8",
+            "TAKEBACK 8,8",
+            "RESTART",
+            "BOARD",
+            "7,7,1",
+            "8,8,2",
+            "DONE",
+            "RECTSTART 20,20",
+            "RECTSTART 20,15",
+            "START 40",
+            "FOO",
+            "END",
+        ]);
+        assert!(out[0].starts_with("name=\"Ply\""), "{out:?}");
+        assert_eq!(out[1], "OK");
+        let first: Vec<&str> = out[2].split(',').collect();
+        assert_eq!(first.len(), 2, "a move is x,y: {out:?}");
+        // TURN gets a move back; TAKEBACK of a point that is not the last stone is refused.
+        assert!(out[3].contains(','), "{out:?}");
+        assert!(out[4].starts_with("ERROR"), "{out:?}");
+        assert_eq!(out[5], "OK");
+        assert!(out[6].contains(',') && !out[6].starts_with("ERROR"), "{out:?}");
+        assert_eq!(out[7], "OK");
+        assert!(out[8].starts_with("ERROR rectangular"));
+        assert!(out[9].starts_with("ERROR unsupported board size"));
+        assert!(out[10].starts_with("UNKNOWN"));
+        assert_eq!(out.len(), 11);
+    }
+
+    #[test]
+    fn bad_moves_are_refused_and_the_game_goes_on() {
+        let out = session(&[
+            "START 15",
+            "INFO timeout_turn 100",
+            "TURN 7,7",
+            "TURN 7,7",
+            "TURN 15,3",
+            "TURN a,b",
+            "TURN 3,3",
+        ]);
+        assert!(out[1].contains(','));
+        assert!(out[2].contains("already taken"), "{out:?}");
+        assert!(out[3].contains("off the 15x15 board"), "{out:?}");
+        assert!(out[4].contains("whole numbers"), "{out:?}");
+        assert!(out[5].contains(',') && !out[5].starts_with("ERROR"), "{out:?}");
+    }
+
+    #[test]
+    fn it_blocks_and_wins() {
+        // We are white (to move with equal... no: opponent black has four in a row).
+        let out = session(&[
+            "START 15",
+            "INFO timeout_turn 300",
+            "BOARD",
+            "3,7,2",
+            "0,0,1",
+            "4,7,2",
+            "0,1,1",
+            "5,7,2",
+            "0,2,1",
+            "6,7,2",
+            "DONE",
+        ]);
+        assert!(out[1] == "2,7" || out[1] == "7,7", "{out:?}");
+        let out = session(&[
+            "START 15",
+            "INFO timeout_turn 300",
+            "BOARD",
+            "3,7,1",
+            "0,0,2",
+            "4,7,1",
+            "0,1,2",
+            "5,7,1",
+            "0,2,2",
+            "6,7,1",
+            "10,10,2",
+            "DONE",
+        ]);
+        assert!(out[1] == "2,7" || out[1] == "7,7", "{out:?}");
+    }
+
+    #[test]
+    fn renju_never_plays_a_forbidden_point() {
+        // Black (us) to move where the only "good" point is a double three.
+        let out = session(&[
+            "START 15",
+            "INFO rule 4",
+            "INFO timeout_turn 300",
+            "BOARD",
+            "6,7,1",
+            "0,14,2",
+            "7,7,1",
+            "2,14,2",
+            "9,9,1",
+            "4,14,2",
+            "9,8,1",
+            "6,14,2",
+            "DONE",
+        ]);
+        let (x, y) = out[1].split_once(',').unwrap();
+        assert!(!(x == "9" && y == "7"), "9,7 is a double three: {out:?}");
+    }
+
+    #[test]
+    fn move_time_respects_both_clocks() {
+        let s = Settings { timeout_turn_ms: 1000, time_left_ms: 60_000, ..Settings::default() };
+        assert!(s.move_time(10, 15) <= Duration::from_millis(900));
+        let s = Settings { timeout_turn_ms: 5000, time_left_ms: 2_000, ..Settings::default() };
+        assert!(s.move_time(10, 15) <= Duration::from_millis(200));
+        let s = Settings { max_memory_bytes: 64 << 20, ..Settings::default() };
+        assert!((1u64 << s.table_bits()) * 16 <= 32 << 20);
+    }
+}

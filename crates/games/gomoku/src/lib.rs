@@ -1,0 +1,125 @@
+//! Gomoku (docs/gomoku.md): five in a row on a board of 5×5 to 22×22, under freestyle, standard
+//! (exactly five) or renju rules; the document's pattern-weight player (`pattern`), Ply's
+//! threat-search engine (`alphabeta`), and the Gomocup brain protocol (`gomocup`).
+
+mod board;
+mod document;
+mod engine;
+pub mod gomocup;
+mod lines;
+mod notation;
+mod renju;
+mod vcf;
+
+pub use board::{BLACK, Board, DIRECTIONS, EMPTY, Gomoku, MAX_SIZE, MIN_SIZE, Point, Rule, WHITE};
+pub use document::{DocumentConfig, DocumentPlayer, direction_weight, point_weights};
+pub use engine::{Engine, EngineConfig, EnginePlayer};
+pub use lines::Shape;
+pub use notation::{point_to_xy_text, winning_line};
+pub use renju::is_forbidden;
+
+use ply_core::rng::Rng;
+use ply_core::{AgentFactory, BenchCase, Error, GameDef, ParamInfo, Params};
+use ply_search::{NeutralEval, UniformRollout, factories};
+use rand::RngExt;
+
+pub fn parse_rule(text: &str) -> Result<Rule, Error> {
+    match text {
+        "freestyle" => Ok(Rule::Freestyle),
+        "standard" => Ok(Rule::Standard),
+        "renju" => Ok(Rule::Renju),
+        other => Err(Error::spec(format!("rule must be freestyle, standard or renju, got '{other}'"))),
+    }
+}
+
+impl GameDef for Board {
+    const NAME: &'static str = "gomoku";
+    const ABOUT: &'static str = "Gomoku: five in a row, freestyle, standard or renju, 5x5 to 22x22";
+
+    fn options() -> Vec<ParamInfo> {
+        vec![
+            ParamInfo::new("size", 15, "board size, 5-22"),
+            ParamInfo::new(
+                "rule",
+                "freestyle",
+                "freestyle (five or more wins), standard (exactly five), renju",
+            ),
+        ]
+    }
+
+    fn new_game(options: &Params) -> Result<Self, Error> {
+        let size = options.get_in("size", MIN_SIZE..=MAX_SIZE)?;
+        Ok(Board::new(size, parse_rule(options.get_choice("rule", &["freestyle", "standard", "renju"])?)?))
+    }
+
+    fn agents() -> Vec<AgentFactory<Self>> {
+        let engine_params = vec![
+            ParamInfo::new("depth", EngineConfig::default().max_depth, "deepest iteration"),
+            ParamInfo::new(
+                "tt",
+                EngineConfig::default().tt_bits,
+                "transposition table size as a power of two",
+            ),
+            ParamInfo::new("vcf", EngineConfig::default().vcf_depth, "plies of the continuous-fours search"),
+            ParamInfo::new("width", EngineConfig::default().width, "most moves tried at an interior node"),
+        ];
+        vec![
+            AgentFactory::new(
+                "alphabeta",
+                "threat-search engine: incremental line shapes, VCF, PVS alpha-beta, TT, killers/history, renju-aware",
+                engine_params,
+                |p, _seed| {
+                    let config = EngineConfig {
+                        max_depth: p.get_in("depth", 1..=100)?,
+                        tt_bits: p.get_in("tt", 10..=28)?,
+                        vcf_depth: p.get_in("vcf", 0..=60)?,
+                        width: p.get_in("width", 1..=400)?,
+                    };
+                    Ok(Box::new(EnginePlayer::new(config)))
+                },
+            ),
+            AgentFactory::new(
+                "pattern",
+                "the document's player: attack/defence pattern weights, decision rule, 3-step pruned prediction",
+                vec![ParamInfo::new("keep", 0.5, "share of candidates kept after each prediction step")],
+                |p, _seed| {
+                    Ok(Box::new(DocumentPlayer::new(DocumentConfig { keep: p.get_in("keep", 0.01..=1.0)? })))
+                },
+            ),
+            factories::mcts("mcts", "generic UCT with random playouts (for comparison)", vec![], |_| {
+                Ok((NeutralEval, UniformRollout))
+            }),
+            factories::random(),
+        ]
+    }
+
+    fn bench_cases() -> Vec<BenchCase> {
+        const MIDDLE: &str = "h8 i9 i8 g8 j7 k6 h7 h9 g10 i7 j9 g7";
+        const TACTICAL: &str = "h8 h9 i8 g8 j8 k8 i9 j10 i7 i10 h10";
+        let cap = 50_000_000;
+        vec![
+            BenchCase { position: "h8 i9 j8", agent: "alphabeta:depth=6", iterations: cap },
+            BenchCase { position: MIDDLE, agent: "alphabeta:depth=6", iterations: cap },
+            BenchCase { position: TACTICAL, agent: "alphabeta:depth=6", iterations: cap },
+        ]
+    }
+
+    fn opening_plies(&self) -> usize {
+        3
+    }
+
+    /// Opening stones land near the centre: a random stone on the edge is no opening anyone plays.
+    fn opening_action(&self, rng: &mut Rng) -> Point {
+        let c = self.size() as i64 / 2;
+        let spread = 3i64.min(c);
+        loop {
+            let x = (c + rng.random_range(-spread..=spread)) as usize;
+            let y = (c + rng.random_range(-spread..=spread)) as usize;
+            if let Some(p) = self.point(x, y)
+                && self.is_legal(p)
+            {
+                return p;
+            }
+        }
+    }
+}

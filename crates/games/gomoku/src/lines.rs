@@ -1,0 +1,209 @@
+//! Line shapes for the search engine. For every empty point and direction, the four cells on each
+//! side (2 bits each: empty, black, white, wall) make a 16-bit key; a table computed once tells,
+//! for a stone of either colour placed on the point, the best shape it makes on that line:
+//! five, an open four (two points complete five), a four (one point does), an open three (one
+//! more stone makes an open four), a three, an open two, a two. Keys are kept up to date as
+//! stones come and go (`Engine` in `engine.rs`), so reading a shape is one table lookup.
+
+use std::sync::OnceLock;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Shape {
+    None = 0,
+    Two,
+    OpenTwo,
+    Three,
+    OpenThree,
+    Four,
+    OpenFour,
+    Five,
+    /// Six or more where only exactly five wins: no win, and for black under renju forbidden.
+    Overline,
+}
+
+const SHAPES: [Shape; 9] = [
+    Shape::None,
+    Shape::Two,
+    Shape::OpenTwo,
+    Shape::Three,
+    Shape::OpenThree,
+    Shape::Four,
+    Shape::OpenFour,
+    Shape::Five,
+    Shape::Overline,
+];
+
+const EMPTY: u8 = 0;
+const WALL: u8 = 3;
+
+/// Cell `i` (0..9, 4 = the point itself) of a key.
+fn decode(key: u16) -> [u8; 9] {
+    let mut line = [EMPTY; 9];
+    for (slot, i) in [0usize, 1, 2, 3, 5, 6, 7, 8].iter().enumerate() {
+        line[*i] = ((key >> (2 * slot)) & 3) as u8;
+    }
+    line
+}
+
+/// The bit offset of the neighbour `k` steps away (k in -4..=4, not 0) within a key.
+pub const fn key_shift(k: isize) -> u32 {
+    if k < 0 { (2 * (k + 4)) as u32 } else { (2 * (k + 3)) as u32 }
+}
+
+fn run_through(line: &[u8; 9], i: usize, color: u8) -> (usize, usize) {
+    let mut lo = i;
+    while lo > 0 && line[lo - 1] == color {
+        lo -= 1;
+    }
+    let mut hi = i;
+    while hi < 8 && line[hi + 1] == color {
+        hi += 1;
+    }
+    (lo, hi)
+}
+
+fn is_five(line: &[u8; 9], color: u8, exact: bool) -> bool {
+    let (lo, hi) = run_through(line, 4, color);
+    let n = hi - lo + 1;
+    if exact { n == 5 } else { n >= 5 }
+}
+
+/// Points that complete a five through the centre.
+fn win_points(line: &mut [u8; 9], color: u8, exact: bool) -> usize {
+    let mut n = 0;
+    for e in 0..9 {
+        if line[e] == EMPTY {
+            line[e] = color;
+            if is_five(line, color, exact) {
+                n += 1;
+            }
+            line[e] = EMPTY;
+        }
+    }
+    n
+}
+
+/// `TABLE[key]` packs four shapes: for black and white, each where five or more wins and where
+/// exactly five wins.
+struct Table(Vec<[u8; 4]>);
+
+fn downgrade(next: Shape) -> Shape {
+    match next {
+        Shape::OpenFour => Shape::OpenThree,
+        Shape::Four => Shape::Three,
+        Shape::OpenThree => Shape::OpenTwo,
+        Shape::Three => Shape::Two,
+        _ => Shape::None,
+    }
+}
+
+/// Fills one of the four columns. A key's shape depends on the shapes of the keys with one more
+/// stone of the colour, so keys are visited from the most stones to the fewest and each entry
+/// costs one scan of its line plus eight lookups.
+fn fill(entries: &mut [[u8; 4]], column: usize, color: u8, exact: bool) {
+    let mut keys: Vec<u16> = (0..=u16::MAX).filter(|&k| walls_are_outside(&decode(k))).collect();
+    let stones = |k: u16| decode(k).iter().filter(|&&c| c == color).count();
+    keys.sort_by_key(|&k| std::cmp::Reverse(stones(k)));
+    for key in keys {
+        let mut line = decode(key);
+        line[4] = color;
+        let (lo, hi) = run_through(&line, 4, color);
+        let n = hi - lo + 1;
+        let shape = if n >= 5 {
+            if exact && n > 5 { Shape::Overline } else { Shape::Five }
+        } else {
+            match win_points(&mut line, color, exact) {
+                0 => (0..9)
+                    .filter(|&e| e != 4 && line[e] == EMPTY)
+                    .map(|e| {
+                        let offset = e as isize - 4;
+                        let next = key | (color as u16) << key_shift(offset);
+                        downgrade(SHAPES[entries[next as usize][column] as usize])
+                    })
+                    .max()
+                    .unwrap_or(Shape::None),
+                1 => Shape::Four,
+                _ => Shape::OpenFour,
+            }
+        };
+        entries[key as usize][column] = shape as u8;
+    }
+}
+
+fn build() -> Table {
+    let mut entries = vec![[0u8; 4]; 1 << 16];
+    for (column, (color, exact)) in [(1u8, false), (2, false), (1, true), (2, true)].into_iter().enumerate() {
+        fill(&mut entries, column, color, exact);
+    }
+    Table(entries)
+}
+
+fn walls_are_outside(line: &[u8; 9]) -> bool {
+    let left_ok = (0..4).all(|i| line[i] != WALL || (0..=i).all(|j| line[j] == WALL));
+    let right_ok = (5..9).all(|i| line[i] != WALL || (i..9).all(|j| line[j] == WALL));
+    left_ok && right_ok
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(build)
+}
+
+/// Forces the table to be built now (it takes a few milliseconds) rather than during a search.
+pub fn warm_up() {
+    table();
+}
+
+/// The shape a stone of `color` (1 black, 2 white) placed on a point with line key `key` makes.
+#[inline]
+pub fn shape(key: u16, color: u8, exact: bool) -> Shape {
+    let entry = table().0[key as usize];
+    SHAPES[entry[(color as usize - 1) + 2 * usize::from(exact)] as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(cells: &str) -> u16 {
+        // Nine characters, the centre (index 4) ignored: . x o #
+        let mut k = 0u16;
+        for (i, ch) in cells.chars().enumerate() {
+            if i == 4 {
+                continue;
+            }
+            let v = match ch {
+                'x' => 1,
+                'o' => 2,
+                '#' => 3,
+                _ => 0,
+            };
+            let offset = i as isize - 4;
+            k |= v << key_shift(offset);
+        }
+        k
+    }
+
+    #[test]
+    fn shapes_of_classic_lines() {
+        let black = |s: &str| shape(key(s), 1, false);
+        assert_eq!(black("xxxx?...."), Shape::Five);
+        assert_eq!(black(".xxx?...."), Shape::OpenFour);
+        assert_eq!(black("oxxx?...."), Shape::Four);
+        assert_eq!(black("x.xx?...."), Shape::Four);
+        assert_eq!(black("..xx?...."), Shape::OpenThree);
+        assert_eq!(black(".x.x?...."), Shape::OpenThree);
+        assert_eq!(black("oxx.?...."), Shape::Three);
+        assert_eq!(black("...x?...."), Shape::OpenTwo);
+        assert_eq!(black("....?...."), Shape::None);
+        assert_eq!(black("###o?x..."), Shape::Two);
+        assert_eq!(black("###o?o..."), Shape::None);
+        assert_eq!(black("..o.?.o.."), Shape::None);
+        // Exactly-five rules: six in a row is an overline, not a five.
+        assert_eq!(shape(key("xxxx?x..."), 1, true), Shape::Overline);
+        assert_eq!(shape(key("xxxx?x..."), 1, false), Shape::Five);
+        // White's view of the same cells.
+        assert_eq!(shape(key(".ooo?...."), 2, false), Shape::OpenFour);
+    }
+}
