@@ -263,3 +263,30 @@ fn einstein_engine_drives_dice_and_refuses_bad_input() {
     assert!(errors[4].contains("best_of must be odd"), "{out:?}");
     assert!(out.iter().any(|l| l.starts_with("bestmove ")), "{out:?}");
 }
+
+#[test]
+fn pbrain_ply_speaks_gomocup() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-ply"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let script = "ABOUT\nSTART 15\nINFO timeout_turn 300\nINFO timeout_match 60000\nINFO time_left 60000\nINFO max_memory 67108864\nINFO rule 1\nBEGIN\nTURN 0,0\nHELLO\nTURN 99,99\nEND\n";
+    stdin.write_all(script.as_bytes()).unwrap();
+    drop(stdin);
+    let out: Vec<String> = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map(Result::unwrap)
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .collect();
+    assert!(child.wait().unwrap().success(), "exits on END");
+    assert!(out[0].starts_with("name=\"Ply\""), "{out:?}");
+    assert_eq!(out[1], "OK");
+    let is_move = |l: &str| {
+        l.split_once(',').is_some_and(|(x, y)| x.parse::<u32>().is_ok() && y.parse::<u32>().is_ok())
+    };
+    assert!(is_move(&out[2]) && is_move(&out[3]), "{out:?}");
+    assert!(out[4].starts_with("UNKNOWN"), "{out:?}");
+    assert!(out[5].starts_with("ERROR") && out[5].contains("off the 15x15 board"), "{out:?}");
+}

@@ -94,8 +94,9 @@ impl GameDef for Board {
     }
 
     fn bench_cases() -> Vec<BenchCase> {
-        const MIDDLE: &str = "h8 i9 i8 g8 j7 k6 h7 h9 g10 i7 j9 g7";
-        const TACTICAL: &str = "h8 h9 i8 g8 j8 k8 i9 j10 i7 i10 h10";
+        // Positions from the engine's self-play, with no win on the board for the side to move.
+        const MIDDLE: &str = "k5 k9 h9 j10 l6 m7 l8 l10 l5 l7";
+        const TACTICAL: &str = "i9 h5 f9 g5 g10 f5 i5 d5 e5 g6 e8 h11 h9 g9 g8 e4";
         let cap = 50_000_000;
         vec![
             BenchCase { position: "h8 i9 j8", agent: "alphabeta:depth=6", iterations: cap },
