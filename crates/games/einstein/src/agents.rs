@@ -100,20 +100,51 @@ impl MoveOrderer<Einstein> for EinsteinOrder {
     }
 }
 
-/// Playout moves: uniformly random, or taking a win when there is one (cheap, and it stops random
-/// play from walking past a won game).
+/// Playout moves: uniformly random; taking a win when there is one (cheap, and it stops random
+/// play from walking past a won game); or guided: a win, else mostly the move a simple rule
+/// likes best (take an enemy cube, the nearer its goal the better; step diagonally; do not take
+/// one's own cubes), sometimes a random one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EinsteinRollout {
     Random,
     TakeWins,
+    Guided,
+}
+
+/// How often a guided playout still moves at random, in 1/256ths.
+const GUIDED_RANDOM: u32 = 48;
+
+fn guided_score(state: &Einstein, action: Action) -> i32 {
+    let Action::Move { cube, dir } = action else { return 0 };
+    let side = state.side() as usize;
+    let from = state.cube_square(side as u8, cube).expect("moving cubes are on the board");
+    let to = TARGETS[side][from as usize][(dir % 3) as usize];
+    let mut score = if dir % 3 == 2 { 2 } else { 0 };
+    match state.cube_at(to as usize) {
+        Some((owner, _)) if owner as usize != side => {
+            let goal = GOAL[owner as usize];
+            let distance =
+                ((to / 5) as i32 - (goal / 5) as i32).abs().max(((to % 5) as i32 - (goal % 5) as i32).abs());
+            score += 6 + 2 * (4 - distance);
+        }
+        Some(_) => score -= 4,
+        None => {}
+    }
+    score
 }
 
 impl RolloutPolicy<Einstein> for EinsteinRollout {
     fn choose(&self, state: &Einstein, actions: &[Action], rng: &mut Rng) -> Action {
-        if *self == EinsteinRollout::TakeWins
+        if *self != EinsteinRollout::Random
             && let Some(&win) = actions.iter().find(|&&a| state.is_winning_move(a))
         {
             return win;
+        }
+        if *self == EinsteinRollout::Guided && rng.random_range(0..256u32) >= GUIDED_RANDOM {
+            let best = actions.iter().map(|&a| guided_score(state, a)).max().unwrap_or(0);
+            let top: Vec<Action> =
+                actions.iter().copied().filter(|&a| guided_score(state, a) == best).collect();
+            return top[rng.random_range(0..top.len())];
         }
         actions[rng.random_range(0..actions.len())]
     }
@@ -165,8 +196,9 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
         mcts_params,
         move |p, seed| {
             let config = factories::mcts_config(p)?;
-            let policy = match p.get_choice("policy", &["wins", "random"])? {
+            let policy = match p.get_choice("policy", &["wins", "guided", "random"])? {
                 "wins" => EinsteinRollout::TakeWins,
+                "guided" => EinsteinRollout::Guided,
                 _ => EinsteinRollout::Random,
             };
             Ok(wrap(Mcts::new(config, RaceEval, policy, seed), seed))

@@ -39,6 +39,16 @@ pub(crate) struct PointThreat {
     pub fours: u8,
     pub open_threes: u8,
     pub score: i32,
+    /// Black may not play here (renju).
+    pub forbidden: bool,
+}
+
+/// Both sides' threats at one candidate point.
+#[derive(Clone, Copy, Debug)]
+struct Scanned {
+    point: Point,
+    mine: PointThreat,
+    theirs: PointThreat,
 }
 
 const SHAPE_SCORE: [i32; 9] = [0, 2, 8, 8, 30, 36, 300, 5000, 0];
@@ -54,6 +64,7 @@ pub struct Engine {
     pub(crate) stack: Vec<Point>,
     pub(crate) hash: u64,
     pub(crate) nodes: u64,
+    next_time_check: u64,
     aborted: bool,
     tt: Vec<TtEntry>,
     killers: Vec<[Point; 2]>,
@@ -91,6 +102,7 @@ impl Engine {
             stack: Vec::new(),
             hash: 0,
             nodes: 0,
+            next_time_check: 0,
             aborted: false,
             tt: vec![TtEntry::default(); 1 << config.tt_bits],
             killers: vec![[0; 2]; 256],
@@ -257,26 +269,37 @@ impl Engine {
         })
     }
 
-    fn out_of_budget(&mut self, clock: &Clock) -> bool {
-        if !self.aborted
-            && (clock.iterations_exhausted(self.nodes)
-                || (self.nodes.is_multiple_of(TIME_CHECK_INTERVAL)
-                    && (clock.time_is_up() || clock.stopped())))
-        {
+    /// Whether the search must stop: the node budget is spent, or (checked every
+    /// [`TIME_CHECK_INTERVAL`] nodes, counting the solvers' nodes too) the time is up or a stop
+    /// was asked for. Once true it stays true for this search.
+    pub(crate) fn out_of_budget(&mut self, clock: &Clock) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if clock.iterations_exhausted(self.nodes) {
             self.aborted = true;
+        } else if self.nodes >= self.next_time_check {
+            self.next_time_check = self.nodes + TIME_CHECK_INTERVAL;
+            self.aborted = clock.time_is_up() || clock.stopped();
         }
         self.aborted
     }
 
-    /// The static value for the side to move.
-    fn evaluate(&mut self, candidates: &[Point]) -> i32 {
+    /// The static value for the side to move, from the threats of the candidate points.
+    fn evaluate(scan: &[Scanned]) -> i32 {
+        let score: i32 = scan.iter().map(|s| s.mine.score - s.theirs.score).sum();
+        score / 4 + 20
+    }
+
+    /// Both sides' threats at every candidate point: computed once per node and used for the
+    /// immediate checks, the evaluation, the restriction and the ordering.
+    fn scan(&mut self) -> Vec<Scanned> {
         let me = self.to_move();
         let them = other(me);
-        let mut score = 0;
-        for &p in candidates {
-            score += self.threat(p, me).score - self.threat(p, them).score;
-        }
-        score / 4 + 20
+        self.candidates()
+            .into_iter()
+            .map(|p| Scanned { point: p, mine: self.threat(p, me), theirs: self.threat(p, them) })
+            .collect()
     }
 
     fn tt_probe(&self) -> Option<TtEntry> {
@@ -299,47 +322,32 @@ impl Engine {
         }
     }
 
-    /// Orders moves: table move, killers, then static score plus history.
+    /// Orders moves: table move, killers, then static score plus history. Forbidden points are
+    /// left out.
     fn ordered_moves(
-        &mut self,
-        candidates: &[Point],
+        &self,
+        scan: &[Scanned],
         ply: usize,
         tt_move: Point,
         restrict: Option<&[Point]>,
     ) -> Vec<Point> {
-        let me = self.to_move();
-        let them = other(me);
-        let pool: Vec<Point> = match restrict {
-            Some(r) => r.to_vec(),
-            None => candidates.to_vec(),
-        };
-        let mut scored: Vec<(i64, Point)> = pool
-            .into_iter()
-            .filter_map(|p| {
-                let mine = self.threat(p, me);
-                if self.rule == Rule::Renju
-                    && me == BLACK
-                    && mine.score == 0
-                    && self.is_forbidden_for_black(p)
-                {
-                    return None;
-                }
-                let theirs = self.threat(p, them);
-                let mut s = (mine.score * 2 + theirs.score) as i64 * 1000 + self.history[p as usize] as i64;
+        let mut scored: Vec<(i64, Point)> = scan
+            .iter()
+            .filter(|s| !s.mine.forbidden && restrict.is_none_or(|r| r.contains(&s.point)))
+            .map(|s| {
+                let p = s.point;
+                let mut key =
+                    (s.mine.score * 2 + s.theirs.score) as i64 * 1000 + self.history[p as usize] as i64;
                 if p == tt_move {
-                    s += 1 << 40;
+                    key += 1 << 40;
                 } else if ply < self.killers.len() && self.killers[ply].contains(&p) {
-                    s += 1 << 30;
+                    key += 1 << 30;
                 }
-                Some((s, p))
+                (key, p)
             })
             .collect();
-        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        scored.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
         scored.into_iter().map(|(_, p)| p).collect()
-    }
-
-    fn is_forbidden_for_black(&mut self, p: Point) -> bool {
-        crate::renju::is_forbidden_cells(&mut self.cells, p)
     }
 
     /// Negamax alpha-beta with principal-variation search; scores for the side to move.
@@ -355,26 +363,23 @@ impl Engine {
             return 0;
         }
         let me = self.to_move();
-        let them = other(me);
-        let candidates = self.candidates();
+        let scan = self.scan();
         let mut my_win_soon = false;
+        let mut my_fours_exist = false;
         let mut their_fives = Vec::new();
         let mut their_fours_exist = false;
-        let mut their_strong = Vec::new();
-        for &p in &candidates {
-            let mine = self.threat(p, me);
-            if mine.five {
+        let mut their_winning = false;
+        for s in &scan {
+            if s.mine.five {
                 return WIN - ply - 1;
             }
-            my_win_soon |= mine.winning;
-            let theirs = self.threat(p, them);
-            if theirs.five {
-                their_fives.push(p);
+            my_win_soon |= s.mine.winning;
+            my_fours_exist |= s.mine.fours > 0;
+            if s.theirs.five {
+                their_fives.push(s.point);
             }
-            their_fours_exist |= theirs.fours > 0;
-            if theirs.winning || theirs.fours > 0 {
-                their_strong.push(p);
-            }
+            their_fours_exist |= s.theirs.fours > 0;
+            their_winning |= s.theirs.winning;
         }
         if their_fives.len() >= 2 {
             return -(WIN - ply - 2);
@@ -384,10 +389,12 @@ impl Engine {
             return WIN - ply - 3;
         }
         if depth <= 0 && !forced {
-            if crate::vcf::vcf(self, me, self.config.vcf_depth.min(12) as i32, clock).is_some() {
+            if my_fours_exist
+                && crate::vcf::vcf(self, me, self.config.vcf_depth.min(12) as i32, clock).is_some()
+            {
                 return WIN - ply - 10;
             }
-            return self.evaluate(&candidates);
+            return Self::evaluate(&scan);
         }
         let entry = self.tt_probe();
         let mut tt_move = 0;
@@ -413,18 +420,17 @@ impl Engine {
         // of our own or stones on the opponent's strong points can matter.
         let restricted: Option<Vec<Point>> = if forced {
             Some(their_fives.clone())
-        } else if their_strong.iter().any(|&p| self.threat(p, them).winning) {
-            let mut set = their_strong.clone();
-            for &p in &candidates {
-                if self.threat(p, me).fours > 0 && !set.contains(&p) {
-                    set.push(p);
-                }
-            }
-            Some(set)
+        } else if their_winning {
+            Some(
+                scan.iter()
+                    .filter(|s| s.theirs.winning || s.theirs.fours > 0 || s.mine.fours > 0)
+                    .map(|s| s.point)
+                    .collect(),
+            )
         } else {
             None
         };
-        let mut moves = self.ordered_moves(&candidates, ply as usize, tt_move, restricted.as_deref());
+        let mut moves = self.ordered_moves(&scan, ply as usize, tt_move, restricted.as_deref());
         if restricted.is_none() {
             moves.truncate(self.config.width);
         }
@@ -507,32 +513,68 @@ impl Engine {
         let clock = limits.start();
         self.load(board);
         self.nodes = 0;
+        self.next_time_check = 0;
         self.aborted = false;
         self.history.iter_mut().for_each(|h| *h /= 4);
         let me = self.to_move();
-        let candidates = self.candidates();
+        let scan = self.scan();
         // A win on the board, or a forced one by continuous fours, needs no further search.
-        for &p in &candidates {
-            if self.threat(p, me).five {
-                return Decision { action: p, info: proven_info(1, vec![p], self.nodes, &clock) };
-            }
+        if let Some(s) = scan.iter().find(|s| s.mine.five) {
+            return Decision { action: s.point, info: proven_info(1, vec![s.point], self.nodes, &clock) };
         }
         if let Some(line) = crate::vcf::vcf(self, me, self.config.vcf_depth as i32, &clock) {
             let info = proven_info(line.len() as i32, line.clone(), self.nodes, &clock);
             report(&info);
             return Decision { action: line[0], info };
         }
-        let mut decision = Decision::new(self.fallback_move(board));
+        // The same restrictions as inside the tree: block a five; facing a winning threat, only
+        // defences and our own fours.
+        let their_fives: Vec<Point> = scan.iter().filter(|s| s.theirs.five).map(|s| s.point).collect();
+        let restrict: Option<Vec<Point>> = if !their_fives.is_empty() {
+            Some(their_fives)
+        } else if scan.iter().any(|s| s.theirs.winning) {
+            Some(
+                scan.iter()
+                    .filter(|s| s.theirs.winning || s.theirs.fours > 0 || s.mine.fours > 0)
+                    .map(|s| s.point)
+                    .collect(),
+            )
+        } else {
+            None
+        };
+        let mut decision = Decision::new(self.fallback_move(board, &scan));
+        let root_moves = self.ordered_moves(&scan, 0, 0, restrict.as_deref());
+        // Threat searches with a share of the budget each: a win by threes for us, and which of
+        // our moves would let the opponent win by threes.
+        if let Some(p) = self.with_sub_budget(limits, 0.15, |e, c| crate::vct::vct_move(e, me, 2, 16, c)) {
+            let info = proven_info(0, vec![p], self.nodes, &clock);
+            report(&info);
+            return Decision { action: p, info };
+        }
+        let width = self.config.width;
+        let losing: Vec<Point> = self.with_sub_budget(limits, 0.25, |e, c| {
+            let mut losing = Vec::new();
+            for &p in root_moves.iter().take(width) {
+                e.place(p);
+                let lost = crate::vct::vct(e, other(me), 2, 16, c);
+                e.unplace();
+                if e.out_of_budget(c) {
+                    break;
+                }
+                if lost {
+                    losing.push(p);
+                }
+            }
+            losing
+        });
+        let safe: Vec<Point> = root_moves.iter().copied().filter(|p| !losing.contains(p)).collect();
+        let root_set: Vec<Point> = if safe.is_empty() { root_moves.clone() } else { safe };
         for depth in 1..=self.config.max_depth as i32 {
             let mut alpha = -WIN - 1;
             let beta = WIN + 1;
             let mut best: Option<(Point, i32)> = None;
             let tt_move = self.tt_probe().map_or(0, |e| e.best);
-            let them = other(me);
-            let their_fives: Vec<Point> =
-                candidates.iter().copied().filter(|&p| self.threat(p, them).five).collect();
-            let restrict = (!their_fives.is_empty()).then_some(their_fives);
-            let mut moves = self.ordered_moves(&candidates, 0, tt_move, restrict.as_deref());
+            let mut moves = self.ordered_moves(&scan, 0, tt_move, Some(&root_set));
             if let Some(prev) = best_from(&decision)
                 && let Some(i) = moves.iter().position(|&m| m == prev)
             {
@@ -556,8 +598,7 @@ impl Engine {
                 }
             }
             if self.aborted {
-                // A move that beat the previous choice in the unfinished iteration is still better
-                // informed than it.
+                // An unfinished iteration has looked at some moves only: keep the last complete one.
                 break;
             }
             let Some((p, score)) = best else { break };
@@ -581,9 +622,29 @@ impl Engine {
         decision
     }
 
-    fn fallback_move(&mut self, board: &Board) -> Point {
-        let candidates = self.candidates();
-        let ordered = self.ordered_moves(&candidates, 0, 0, None);
+    /// Runs `f` with a budget of `share` of the move's (time or node) budget, then lifts the stop
+    /// so that the main search can go on.
+    fn with_sub_budget<R>(
+        &mut self,
+        limits: &Limits,
+        share: f64,
+        f: impl FnOnce(&mut Self, &Clock) -> R,
+    ) -> R {
+        let budget = ply_core::Budget {
+            time: limits.budget.time.map(|t| t.mul_f64(share)),
+            iterations: limits.budget.iterations.map(|n| self.nodes + (n as f64 * share) as u64),
+        };
+        let sub = Limits { budget, stop: limits.stop.clone() }.start();
+        let result = f(self, &sub);
+        if !limits.stop.is_stopped() {
+            self.aborted = false;
+            self.next_time_check = self.nodes;
+        }
+        result
+    }
+
+    fn fallback_move(&self, board: &Board, scan: &[Scanned]) -> Point {
+        let ordered = self.ordered_moves(scan, 0, 0, None);
         ordered
             .first()
             .copied()

@@ -10,6 +10,7 @@ mod lines;
 mod notation;
 mod renju;
 mod vcf;
+mod vct;
 
 pub use board::{BLACK, Board, DIRECTIONS, EMPTY, Gomoku, MAX_SIZE, MIN_SIZE, Point, Rule, WHITE};
 pub use document::{DocumentConfig, DocumentPlayer, direction_weight, point_weights};

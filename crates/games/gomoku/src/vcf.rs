@@ -33,10 +33,7 @@ fn fives_through(engine: &Engine, p: Point, color: u8) -> Vec<Point> {
 /// the moves of both sides, ending with the attacker's five.
 pub fn vcf(engine: &mut Engine, attacker: u8, depth: i32, clock: &Clock) -> Option<Vec<Point>> {
     engine.nodes += 1;
-    if clock.stopped()
-        || (engine.nodes.is_multiple_of(1024) && clock.time_is_up())
-        || clock.iterations_exhausted(engine.nodes)
-    {
+    if engine.out_of_budget(clock) {
         return None;
     }
     let defender = other(attacker);
@@ -97,7 +94,7 @@ pub fn vcf(engine: &mut Engine, attacker: u8, depth: i32, clock: &Clock) -> Opti
             return result;
         }
     }
-    if !clock.stopped() {
+    if !engine.out_of_budget(clock) {
         engine.vcf_table[slot] = (key, depth.clamp(0, 255) as u8, false);
     }
     None

@@ -1,0 +1,131 @@
+//! Victory by continuous threats (VCT): like VCF, but the attacker may also make open threes,
+//! which the defender must answer on the spot: on a point where the attacker would make an open
+//! four or a four, or with a four of its own. A line is a proof when every defence loses.
+//! The tree is wider than VCF's, so the attacker's threes are limited in number and depth.
+
+use ply_core::Clock;
+
+use crate::board::Point;
+use crate::engine::{Engine, other};
+
+/// Attacker moves tried at each node, best first.
+const ATTACKS_PER_NODE: usize = 8;
+
+/// Whether `attacker`, the side to move, wins by continuous threats within `threes` open threes
+/// (fours are free, up to `vcf_depth` plies of them).
+pub fn vct(engine: &mut Engine, attacker: u8, threes: u32, vcf_depth: i32, clock: &Clock) -> bool {
+    engine.nodes += 1;
+    if engine.out_of_budget(clock) {
+        return false;
+    }
+    if crate::vcf::vcf(engine, attacker, vcf_depth, clock).is_some() {
+        return true;
+    }
+    if threes == 0 {
+        return false;
+    }
+    let defender = other(attacker);
+    let mut attacks = Vec::new();
+    for p in engine.candidates() {
+        let mine = engine.threat(p, attacker);
+        if engine.threat(p, defender).five {
+            // The defender threatens five: VCF above found no way through, and a three is no
+            // answer to it.
+            return false;
+        }
+        if mine.forbidden {
+            continue;
+        }
+        if mine.open_threes > 0 || mine.winning {
+            attacks.push((mine.score, p));
+        }
+    }
+    attacks.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+    attacks.truncate(ATTACKS_PER_NODE);
+    for (_, p) in attacks {
+        engine.place(p);
+        let wins = refutes_all_defences(engine, attacker, threes - 1, vcf_depth, clock);
+        engine.unplace();
+        if wins {
+            return true;
+        }
+        if engine.out_of_budget(clock) {
+            return false;
+        }
+    }
+    false
+}
+
+/// The first move of a win by continuous threats for `attacker`, the side to move, if there is
+/// one within the limits (fours alone are VCF's job, asked first).
+pub fn vct_move(
+    engine: &mut Engine,
+    attacker: u8,
+    threes: u32,
+    vcf_depth: i32,
+    clock: &Clock,
+) -> Option<Point> {
+    let defender = other(attacker);
+    let mut attacks = Vec::new();
+    for p in engine.candidates() {
+        let mine = engine.threat(p, attacker);
+        if engine.threat(p, defender).five {
+            return None;
+        }
+        if !mine.forbidden && (mine.open_threes > 0 || mine.winning) {
+            attacks.push((mine.score, p));
+        }
+    }
+    attacks.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+    attacks.truncate(ATTACKS_PER_NODE);
+    for (_, p) in attacks {
+        engine.place(p);
+        let wins = refutes_all_defences(engine, attacker, threes.saturating_sub(1), vcf_depth, clock);
+        engine.unplace();
+        if engine.out_of_budget(clock) {
+            return None;
+        }
+        if wins {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// With the defender to move after the attacker's threat: whether every sensible defence loses.
+fn refutes_all_defences(
+    engine: &mut Engine,
+    attacker: u8,
+    threes: u32,
+    vcf_depth: i32,
+    clock: &Clock,
+) -> bool {
+    let defender = other(attacker);
+    let mut defences: Vec<Point> = Vec::new();
+    let mut threatened = false;
+    for p in engine.candidates() {
+        let theirs = engine.threat(p, attacker);
+        let mine = engine.threat(p, defender);
+        if mine.five {
+            // The defender wins first.
+            return false;
+        }
+        threatened |= theirs.winning || theirs.five;
+        if (theirs.five || theirs.winning || theirs.fours > 0 || mine.fours > 0) && !mine.forbidden {
+            defences.push(p);
+        }
+    }
+    if !threatened {
+        // Not a threat after all (the table is only a local view): no forced win from here.
+        return false;
+    }
+    for p in defences {
+        engine.place(p);
+        let wins = vct(engine, attacker, threes, vcf_depth, clock);
+        engine.unplace();
+        if !wins {
+            return false;
+        }
+    }
+    true
+}
