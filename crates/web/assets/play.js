@@ -39,8 +39,7 @@ export async function gamePage(root, id) {
       if (sending) return;
       sending = true;
       try {
-        view = await post(`/api/games/${id}/move`, { action, ply: view.actions.length });
-        update();
+        accept(await post(`/api/games/${id}/move`, { action, ply: view.actions.length }));
       } catch (err) {
         showError(err);
       } finally {
@@ -157,8 +156,7 @@ export async function gamePage(root, id) {
 
   async function act(path, body) {
     try {
-      view = await post(`/api/games/${id}/${path}`, body);
-      update();
+      accept(await post(`/api/games/${id}/${path}`, body));
     } catch (err) {
       showError(err);
     }
@@ -282,11 +280,17 @@ export async function gamePage(root, id) {
     drawReplay().catch(showError);
   }
 
+  /** Shows a view unless a newer one is already showing (replies and socket news may cross). */
+  function accept(next) {
+    if (next.version < view.version) return;
+    view = next;
+    update();
+  }
+
   update();
   const socket = liveSocket(`/api/games/${id}/ws`, (msg) => {
     if (msg.type === 'state') {
-      view = msg.game;
-      update();
+      accept(msg.game);
     } else if (msg.type === 'thinking' && view.thinking && view.thinking.player === msg.player) {
       view.thinking.info = msg.info;
       drawThinking(msg.info);

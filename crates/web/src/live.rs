@@ -49,6 +49,10 @@ pub struct Live {
     pub actions: Vec<ActionRecord>,
     pub paused: bool,
     pub thinking: Option<Thinking>,
+    /// Grows with every published change, so a client can drop a view older than one it has
+    /// (an HTTP reply may arrive after the socket's news of later moves). Starts at the clock,
+    /// so views after a restart are newer still.
+    version: u64,
     /// Bumped whenever a search in flight becomes pointless (undo, resign, abort, pause): a
     /// search that returns into a newer epoch is dropped.
     epoch: u64,
@@ -95,6 +99,7 @@ impl Live {
             actions: stored.actions,
             paused,
             thinking: None,
+            version: now_ms() as u64,
             epoch: 0,
             agents: (0..players).map(|_| None).collect(),
             agent_builds: 0,
@@ -133,6 +138,7 @@ impl Live {
         let legal = if self.status == Status::Playing { self.state.legal_actions() } else { Vec::new() };
         json!({
             "id": self.id,
+            "version": self.version,
             "game": self.settings.game,
             "options": self.settings.options,
             "seed": self.settings.seed.to_string(),
@@ -159,7 +165,8 @@ impl Live {
         })
     }
 
-    pub fn publish(&self) {
+    pub fn publish(&mut self) {
+        self.version += 1;
         let message = json!({"type": "state", "game": self.view()}).to_string();
         let _ = self.tx.send(message.into());
     }
