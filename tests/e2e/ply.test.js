@@ -48,6 +48,8 @@ function stopServer(s) {
 
 async function shot(name, p = page) {
   fs.mkdirSync(artifacts, { recursive: true });
+  // The sticky top bar would otherwise sit in the middle of a scrolled full-page shot.
+  await p.evaluate(() => window.scrollTo(0, 0));
   await p.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
 
@@ -151,10 +153,10 @@ test('EinStein: a human beats or loses to the AI by clicking, arranging the cube
     await page.locator('.es-die .es-die-face').waitFor();
     const movable = page.locator('.cube.movable');
     assert.ok(await movable.count() >= 1, 'some cube may move');
+    if (moves === 2) await shot('einstein-move');
     await movable.first().click();
     const target = page.locator('.es-sq.target');
     assert.ok(await target.count() >= 1, 'the chosen cube shows its targets');
-    if (moves === 2) await shot('einstein-move');
     await target.first().click();
     moves += 1;
     await page.waitForFunction(() => !/Your move/.test(document.querySelector('[data-testid=status]').textContent) || false, null, { timeout: 10000 }).catch(() => {});

@@ -9,7 +9,7 @@ const STRENGTHS = [
   [100, 'Quick · 0.1 s'], [250, 'Casual · 0.25 s'], [500, 'Fair · 0.5 s'], [1000, 'Normal · 1 s'],
   [2000, 'Strong · 2 s'], [5000, 'Deep · 5 s'], [10000, 'Deepest · 10 s'],
 ];
-const PACES = [[700, 'Relaxed'], [250, 'Brisk'], [0, 'Instant']];
+const PACES = [[1500, 'Slow'], [700, 'Relaxed'], [250, 'Brisk'], [0, 'Instant']];
 const MODES = [
   ['hva', 'Human vs AI'], ['hvh', 'Human vs Human'], ['ava', 'AI vs AI'], ['test', 'Automatic test'],
 ];

@@ -3,7 +3,27 @@
 import { h, clear, get, post, liveSocket, showError, sideLabel, sideDetail, pct } from './ui.js';
 import { pageFor } from './games/index.js';
 
-const SPEEDS = [[1500, 'Slow'], [600, 'Normal'], [150, 'Fast'], [0, 'Instant']];
+const SPEEDS = [[1500, 'Slow'], [700, 'Relaxed'], [250, 'Brisk'], [0, 'Instant']];
+
+// Replay buttons: start, back, forward, end.
+const ICONS = {
+  start: 'M6 5h2v14H6zM19 5v14L9 12z',
+  back: 'M17 5v14L6 12z',
+  forward: 'M7 5v14l11-7z',
+  end: 'M16 5h2v14h-2zM5 5v14l10-7z',
+};
+
+function icon(name) {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '16');
+  svg.setAttribute('height', '16');
+  const p = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  p.setAttribute('d', ICONS[name]);
+  p.setAttribute('fill', 'currentColor');
+  svg.append(p);
+  return svg;
+}
 
 export async function gamePage(root, id) {
   let view = await get(`/api/games/${id}`);
@@ -253,10 +273,10 @@ export async function gamePage(root, id) {
       h('div.row', h('h3', 'Replay'), h('span.spacer'), h('span.replay-label.muted.small')),
       h('input', { type: 'range', min: 0, max: n, value: replayAt ?? n, dataset: { testid: 'replay' }, oninput: (e) => showReplay(Number(e.target.value)) }),
       h('div.row',
-        h('button.btn.small', { onclick: () => showReplay(0), 'aria-label': 'Start' }, '⏮'),
-        h('button.btn.small', { onclick: () => step(-1), 'aria-label': 'Back' }, '◀'),
-        h('button.btn.small', { onclick: () => step(1), 'aria-label': 'Forward' }, '▶'),
-        h('button.btn.small', { onclick: () => showReplay(n), 'aria-label': 'End' }, '⏭')));
+        h('button.btn.small', { onclick: () => showReplay(0), 'aria-label': 'Start' }, icon('start')),
+        h('button.btn.small', { onclick: () => step(-1), 'aria-label': 'Back' }, icon('back')),
+        h('button.btn.small', { onclick: () => step(1), 'aria-label': 'Forward' }, icon('forward')),
+        h('button.btn.small', { onclick: () => showReplay(n), 'aria-label': 'End' }, icon('end'))));
     replayBox.querySelector('.replay-label').textContent = `Position after ${replayAt ?? n} of ${n} actions`;
   }
 

@@ -392,10 +392,11 @@ async fn pump(
             }
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(Message::Text(text))) if text.as_str().contains("\"ping\"") => {
-                    if socket.send(Message::Text(json!({"type": "pong"}).to_string().into())).await.is_err() {
-                        return;
-                    }
+                Some(Ok(Message::Text(text)))
+                    if text.as_str().contains("\"ping\"")
+                        && socket.send(Message::Text(json!({"type": "pong"}).to_string().into())).await.is_err() =>
+                {
+                    return;
                 }
                 _ => {}
             }

@@ -46,7 +46,7 @@ export default {
   formatAction(record) {
     const m = parseMove(record.action);
     if (m) return `${m.cube}${ARROWS[m.dir]}`;
-    if (record.action.startsWith('setup:')) return 'arranged';
+    if (record.action.startsWith('setup:')) return 'setup';
     return `⚄ ${record.action}`;
   },
   thumb() {
@@ -133,8 +133,9 @@ export default {
         if (t) { selected = null; hover = null; ctx.play(t.move); return; }
       }
       const cube = cubeAt(r, c);
-      if (cube && cube.color === side() && movable().has(cube.n)) selected = selected === cube.n ? null : cube.n;
-      else selected = null;
+      const cubes = movable();
+      if (cube && cube.color === side() && cubes.has(cube.n)) selected = cube.n;
+      else if (cubes.size !== 1) selected = null;
       draw();
     }
 
