@@ -1,6 +1,6 @@
 // Past games, automatic tests (series of AI-vs-AI games) and a test's live score table.
 import { h, clear, get, post, liveSocket, showError, ago, pct, sideLabel } from './ui.js';
-import { pageFor } from './games/index.js';
+import { pageFor, titleOf } from './games/index.js';
 
 function resultText(g) {
   if (g.status === 'playing') return h('span.badge.live', 'in progress');
@@ -24,7 +24,7 @@ export async function gamesPage(root) {
     onclick: () => { location.hash = `#/game/${g.id}`; },
   },
   h('td.num', `#${g.id}`),
-  h('td', h('strong', pageFor(g.game).title || g.game), g.options ? h('div.muted.small.opt', g.options) : null),
+  h('td', h('strong', titleOf(g.game)), g.options ? h('div.muted.small.opt', g.options) : null),
   h('td', playersText(g), g.series ? h('div.muted.small', `test #${g.series}`) : null),
   h('td', resultText(g)),
   h('td.num.hide-narrow', g.plies),
@@ -62,7 +62,7 @@ export async function testsPage(root) {
           h('thead', h('tr', h('th', '#'), h('th', 'Game'), h('th', 'A vs B'), h('th.num', 'Games'), h('th.num', 'A scores'), h('th.num.hide-narrow', '95% interval'), h('th', 'Status'))),
           h('tbody', list.map((s) => h('tr.link', { onclick: () => { location.hash = `#/test/${s.id}`; } },
             h('td.num', `#${s.id}`),
-            h('td', pageFor(s.game).title || s.game),
+            h('td', titleOf(s.game)),
             h('td', `${sideLabel(s.sides[0])} vs ${sideLabel(s.sides[1])}`),
             h('td.num', `${s.played} / ${s.total}`),
             h('td.num', s.played ? pct(s.score.mean) : '–'),
@@ -91,7 +91,7 @@ export async function testPage(root, id) {
     clear(body,
       h('div.page-head',
         h('div', h('h1', `Test #${s.id}: ${a} vs ${b}`),
-          h('p', `${pageFor(s.game).title || s.game}${s.options ? ' · ' + s.options : ''} · seats swapped every game`)),
+          h('p', `${titleOf(s.game)}${s.options ? ' · ' + s.options : ''} · seats swapped every game`)),
         h('span.spacer'),
         s.status === 'running'
           ? h('button.btn.danger', { onclick: () => post(`/api/series/${id}/stop`).catch(showError) }, 'Stop test')

@@ -3,7 +3,7 @@
 // appear here without changes.
 import { h, clear, get, post, showError } from './ui.js';
 import { getCatalog } from './app.js';
-import { pageFor } from './games/index.js';
+import { pageFor, titleOf } from './games/index.js';
 
 const STRENGTHS = [
   [100, 'Quick · 0.1 s'], [250, 'Casual · 0.25 s'], [500, 'Fair · 0.5 s'], [1000, 'Normal · 1 s'],
@@ -104,7 +104,7 @@ export async function lobbyPage(root) {
         type: 'button',
         dataset: { game: g.name },
         onclick: () => { state.game = g.name; refresh(); },
-      }, h('div.thumb', thumb), h('div.title', page.title || g.name[0].toUpperCase() + g.name.slice(1)), h('div.about', g.about));
+      }, h('div.thumb', thumb), h('div.title', titleOf(g.name)), h('div.about', g.about));
     }));
   }
 

@@ -1,7 +1,7 @@
 // A game: the board (drawn by the game's page module), the players, what the AI thinks, the
 // controls, the record and, once the game is over, a replay.
 import { h, clear, get, post, liveSocket, showError, sideLabel, sideDetail, pct } from './ui.js';
-import { pageFor } from './games/index.js';
+import { pageFor, titleOf } from './games/index.js';
 
 const SPEEDS = [[1500, 'Slow'], [700, 'Relaxed'], [250, 'Brisk'], [0, 'Instant']];
 
@@ -42,7 +42,7 @@ export async function gamePage(root, id) {
 
   clear(root,
     h('div.page-head',
-      h('div', h('h1', page.title || view.game),
+      h('div', h('h1', titleOf(view.game)),
         h('p', `Game #${view.id}${view.options ? ' · ' + view.options.replaceAll(',', ', ') : ''}`)),
       h('span.spacer'),
       h('a.btn', { href: '#/' }, 'New game')),
@@ -159,7 +159,9 @@ export async function gamePage(root, id) {
           h('div', { style: { flex: 1, background: others[0] || '#ccc' } })),
         h('div.small', `${seatName(player)}'s estimate: ${pct(info.win_probability, 0)} to win`));
     }
-    if (info) {
+    const forced = info && !info.iterations && (info.value === null || info.value === undefined) && !view.thinking;
+    if (forced) parts.push(h('div.small', 'The only move, or one that needed no search.'));
+    if (info && !forced) {
       const facts = [];
       if (info.proven !== null && info.proven !== undefined) {
         facts.push(['result', info.proven > 0 ? `wins in ${info.proven} plies` : `loses in ${-info.proven} plies`]);

@@ -10,3 +10,8 @@ const pages = [einstein, connect4];
 export function pageFor(name) {
   return pages.find((p) => p.name === name) || generic;
 }
+
+/** A game's display name: its page's title, else its registry name capitalised. */
+export function titleOf(name) {
+  return pageFor(name).title || name[0].toUpperCase() + name.slice(1);
+}
