@@ -114,6 +114,9 @@ export function sideLabel(side) {
 
 export function sideDetail(side) {
   if (side.kind !== 'ai') return 'plays with the mouse or touch';
+  // A budget in the spec itself overrides the time per move.
+  const own = /[:,](iters|time)=(\d+)/.exec(side.agent || '');
+  if (own) return own[1] === 'iters' ? `AI · ${own[2]} iterations per move` : `AI · ${own[2]} ms per move`;
   const t = side.time_ms >= 1000 ? `${side.time_ms / 1000} s` : `${side.time_ms} ms`;
   return `AI · ${t} per move`;
 }
