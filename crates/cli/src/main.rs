@@ -107,6 +107,15 @@ enum Command {
         #[arg(long, short = 'o', default_value = "")]
         options: String,
     },
+    /// Serve the web UI and its API (docs/web-api.md): play, watch and test games in a browser.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// Directory for the game database (created if missing).
+        #[arg(long, default_value = "ply-data")]
+        data: PathBuf,
+    },
     /// Speak the engine line protocol on stdin/stdout (docs/engine-protocol.md).
     Engine {
         game: String,
@@ -354,6 +363,9 @@ fn run(cli: Cli) -> Result<()> {
                 let count = state.perft(d);
                 println!("perft {d}: {count} ({:.3} s)", started.elapsed().as_secs_f64());
             }
+        }
+        Command::Serve { addr, data } => {
+            ply_web::serve(games(), addr, &data).with_context(|| format!("ply serve on {addr}"))?;
         }
         Command::Engine { game, options } => {
             let game = find_game(&game)?;

@@ -1,0 +1,17 @@
+// The game pages. Adding a game's page: write games/<name>.js (see generic.js and
+// docs/web-api.md for the interface) and add one line below. Games without a page of their own
+// get the generic one.
+import generic from './generic.js';
+import einstein from './einstein.js';
+import connect4 from './connect4.js';
+
+const pages = [einstein, connect4];
+
+export function pageFor(name) {
+  return pages.find((p) => p.name === name) || generic;
+}
+
+/** A game's display name: its page's title, else its registry name capitalised. */
+export function titleOf(name) {
+  return pageFor(name).title || name[0].toUpperCase() + name.slice(1);
+}

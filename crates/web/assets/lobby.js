@@ -1,0 +1,249 @@
+// The lobby: pick a game and its options, then who plays each side, then start a game or an
+// automatic test. Options and agents come from the server's catalog, so new games and agents
+// appear here without changes.
+import { h, clear, get, post, showError } from './ui.js';
+import { getCatalog } from './app.js';
+import { pageFor, titleOf } from './games/index.js';
+
+const STRENGTHS = [
+  [100, 'Quick · 0.1 s'], [250, 'Casual · 0.25 s'], [500, 'Fair · 0.5 s'], [1000, 'Normal · 1 s'],
+  [2000, 'Strong · 2 s'], [5000, 'Deep · 5 s'], [10000, 'Deepest · 10 s'],
+];
+const PACES = [[1500, 'Slow'], [700, 'Relaxed'], [250, 'Brisk'], [0, 'Instant']];
+const MODES = [
+  ['hva', 'Human vs AI'], ['hvh', 'Human vs Human'], ['ava', 'AI vs AI'], ['test', 'Automatic test'],
+];
+const SAVED = 'ply.lobby';
+
+function saved() {
+  try { return JSON.parse(localStorage.getItem(SAVED)) || {}; } catch { return {}; }
+}
+
+/** A select or number field for a game option, guessed from its help text. */
+function optionField(opt, value, onChange) {
+  const choices = [...opt.help.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+  const range = /(\d+)\s*[-–]\s*(\d+)/.exec(opt.help);
+  let input;
+  if (choices.length >= 2) {
+    input = h('select', { name: opt.name }, choices.map((c) => h('option', { value: c, selected: c === value }, c)));
+  } else if (/^\d+$/.test(opt.default)) {
+    input = h('input', { type: 'number', name: opt.name, value, min: range ? range[1] : 0, max: range ? range[2] : undefined });
+  } else {
+    input = h('input', { name: opt.name, value });
+  }
+  input.addEventListener('change', () => onChange(input.value));
+  return h('label.field', h('span', opt.name), input, h('span.hint', opt.help));
+}
+
+export async function lobbyPage(root) {
+  const catalog = await getCatalog();
+  const memory = saved();
+  const state = {
+    game: catalog.some((g) => g.name === memory.game) ? memory.game : 'einstein',
+    options: memory.options || {},
+    mode: memory.mode || 'hva',
+    sides: memory.sides || {},
+    pace: memory.pace ?? 700,
+    testGames: memory.testGames || 20,
+    players: 2,
+    error: '',
+  };
+  if (!catalog.some((g) => g.name === state.game)) state.game = catalog[0].name;
+
+  const picker = h('div.game-picker');
+  const optionsBox = h('div.options-grid');
+  const modeBox = h('div.segmented.modes', { role: 'tablist' });
+  const sidesBox = h('div.sides');
+  const startBar = h('div.start-bar');
+  const optionsError = h('div.small', { style: { color: 'var(--bad)' } });
+
+  clear(root,
+    h('div.page-head', h('div', h('h1', 'New game'), h('p', 'Pick a game, choose who plays, and start. Everything is saved as you play.'))),
+    h('section.card', h('h3', 'Game'), h('div', { style: { marginTop: '12px' } }, picker)),
+    h('div.lobby-grid',
+      h('section.card.stack', h('h3', 'Options'), optionsBox, optionsError, h('h3', 'Mode'), modeBox),
+      h('section.card.stack', h('h3', 'Players'), sidesBox)),
+    startBar);
+
+  const entry = () => catalog.find((g) => g.name === state.game);
+  const optionValue = (opt) => state.options[state.game]?.[opt.name] ?? opt.default;
+  const optionsText = () => entry().options.map((o) => `${o.name}=${optionValue(o)}`).join(',');
+
+  function sideConfig(seat) {
+    const key = `${state.game}:${seat}`;
+    if (!state.sides[key]) {
+      const agents = entry().agents;
+      const preferred = agents.find((a) => a.name === 'mcts') || agents[0];
+      state.sides[key] = { kind: seat === 0 ? 'human' : 'ai', agent: preferred.name, time: 1000, params: '' };
+    }
+    return state.sides[key];
+  }
+
+  function applyMode() {
+    for (let seat = 0; seat < state.players; seat++) {
+      const side = sideConfig(seat);
+      if (state.mode === 'hvh') side.kind = 'human';
+      else if (state.mode === 'ava' || state.mode === 'test') side.kind = 'ai';
+      else if (state.mode === 'hva' && !(seat === 0 || side.kind === 'ai')) side.kind = 'ai';
+    }
+    if (state.mode === 'hva' && [...Array(state.players).keys()].every((s) => sideConfig(s).kind === 'ai')) {
+      sideConfig(0).kind = 'human';
+    }
+  }
+
+  function remember() {
+    const { game, options, mode, sides, pace, testGames } = state;
+    localStorage.setItem(SAVED, JSON.stringify({ game, options, mode, sides, pace, testGames }));
+  }
+
+  function drawPicker() {
+    clear(picker, catalog.map((g) => {
+      const page = pageFor(g.name);
+      const thumb = page.thumb ? page.thumb() : [h('span.badge', `${g.num_players} players`)];
+      return h(`button.game-card${g.name === state.game ? '.on' : ''}`, {
+        type: 'button',
+        dataset: { game: g.name },
+        onclick: () => { state.game = g.name; refresh(); },
+      }, h('div.thumb', thumb), h('div.title', titleOf(g.name)), h('div.about', g.about));
+    }));
+  }
+
+  function drawOptions() {
+    const opts = entry().options;
+    clear(optionsBox, opts.length ? opts.map((o) => optionField(o, optionValue(o), (v) => {
+      state.options[state.game] = { ...(state.options[state.game] || {}), [o.name]: v };
+      refresh();
+    })) : h('span.muted', 'This game has no options.'));
+  }
+
+  function drawModes() {
+    const modes = state.players === 2 ? MODES : MODES.filter(([m]) => m !== 'test');
+    if (!modes.some(([m]) => m === state.mode)) state.mode = 'hva';
+    clear(modeBox, modes.map(([m, label]) => h(`button${m === state.mode ? '.on' : ''}`, {
+      type: 'button', dataset: { mode: m }, role: 'tab',
+      onclick: () => { state.mode = m; applyMode(); draw(); },
+    }, label)));
+  }
+
+  function drawSides() {
+    const seats = pageFor(state.game).seats(state.players);
+    const agents = entry().agents;
+    const test = state.mode === 'test';
+    clear(sidesBox, seats.map((seat, i) => {
+      const side = sideConfig(i);
+      const agent = agents.find((a) => a.name === side.agent) || agents[0];
+      const title = test ? `Agent ${i === 0 ? 'A' : 'B'}` : seat.name;
+      const kinds = test ? [] : ['human', 'ai'].map((k) => h(`button${side.kind === k ? '.on' : ''}`, {
+        type: 'button', dataset: { kind: k },
+        onclick: () => { side.kind = k; state.mode = inferMode(); draw(); },
+      }, k === 'human' ? 'Human' : 'AI'));
+      const ai = side.kind === 'ai' ? [
+        h('div.grid2',
+          h('label.field', 'Agent', h('select', {
+            name: 'agent',
+            onchange: (e) => { side.agent = e.target.value; side.params = ''; draw(); },
+          }, agents.map((a) => h('option', { value: a.name, selected: a.name === agent.name }, a.name)))),
+          h('label.field', 'Strength', h('select', {
+            name: 'time',
+            onchange: (e) => { side.time = Number(e.target.value); remember(); },
+          }, STRENGTHS.map(([ms, label]) => h('option', { value: ms, selected: ms === side.time }, label))))),
+        h('div.hint', agent.about),
+        h('details', { open: Boolean(side.params) },
+          h('summary', 'Parameters'),
+          h('label.field', { style: { marginTop: '8px' } },
+            h('input', {
+              name: 'params', value: side.params, placeholder: 'key=value,…',
+              oninput: (e) => { side.params = e.target.value; remember(); },
+            }),
+            h('span.hint', agent.params.filter((p) => p.name !== 'time' && p.name !== 'iters')
+              .map((p) => `${p.name}=${p.default}`).join(', ') + ' · time=ms or iters=N fix the budget'))),
+      ] : [h('div.hint', 'Plays by clicking or tapping the board.')];
+      return h('div.side-card', { dataset: { seat: i } },
+        h('div.side-head', h('span.dot', { style: { background: seat.color } }), title,
+          h('span.spacer'), kinds.length ? h('div.segmented', kinds) : null),
+        ai);
+    }));
+  }
+
+  function inferMode() {
+    const kinds = [...Array(state.players).keys()].map((s) => sideConfig(s).kind);
+    if (kinds.every((k) => k === 'human')) return 'hvh';
+    if (kinds.every((k) => k === 'ai')) return state.mode === 'test' ? 'test' : 'ava';
+    return 'hva';
+  }
+
+  function drawStart() {
+    const withAi = state.mode !== 'hvh' && state.mode !== 'test';
+    clear(startBar,
+      h('button.btn.primary.big', { type: 'button', dataset: { testid: 'start' }, disabled: Boolean(state.error), onclick: start },
+        state.mode === 'test' ? 'Start test' : state.mode === 'ava' ? 'Start watching' : 'Start game'),
+      state.mode === 'test' ? h('label.field', { style: { flexDirection: 'row', alignItems: 'center' } }, 'Games',
+        h('input', {
+          type: 'number', name: 'games', min: 1, max: 10000, value: state.testGames, style: { width: '100px' },
+          onchange: (e) => { state.testGames = Number(e.target.value); remember(); },
+        })) : null,
+      withAi ? h('label.field', { style: { flexDirection: 'row', alignItems: 'center' } }, 'AI pace',
+        h('select', {
+          name: 'pace', style: { width: 'auto' },
+          onchange: (e) => { state.pace = Number(e.target.value); remember(); },
+        }, PACES.map(([ms, label]) => h('option', { value: ms, selected: ms === state.pace }, label)))) : null);
+  }
+
+  function draw() {
+    drawPicker();
+    drawOptions();
+    drawModes();
+    drawSides();
+    drawStart();
+    remember();
+  }
+
+  let asked = 0;
+  async function refresh() {
+    const ticket = ++asked;
+    draw();
+    try {
+      const info = await get(`/api/catalog/${state.game}?options=${encodeURIComponent(optionsText())}`);
+      if (ticket !== asked) return;
+      state.players = info.num_players;
+      state.error = '';
+    } catch (err) {
+      if (ticket !== asked) return;
+      state.error = err.message;
+    }
+    optionsError.textContent = state.error;
+    applyMode();
+    draw();
+  }
+
+  function sidesPayload() {
+    return [...Array(state.players).keys()].map((seat) => {
+      const side = sideConfig(seat);
+      if (side.kind !== 'ai') return { kind: 'human' };
+      const params = side.params.trim().replace(/^[:,\s]+/, '');
+      return { kind: 'ai', agent: params ? `${side.agent}:${params}` : side.agent, time_ms: side.time };
+    });
+  }
+
+  async function start() {
+    try {
+      if (state.mode === 'test') {
+        const series = await post('/api/series', {
+          game: state.game, options: optionsText(), sides: sidesPayload(), games: state.testGames,
+        });
+        location.hash = `#/test/${series.id}`;
+      } else {
+        const game = await post('/api/games', {
+          game: state.game, options: optionsText(), sides: sidesPayload(),
+          delay_ms: state.mode === 'hvh' ? 0 : state.pace,
+        });
+        location.hash = `#/game/${game.id}`;
+      }
+    } catch (err) {
+      showError(err);
+    }
+  }
+
+  await refresh();
+  return { destroy() {} };
+}

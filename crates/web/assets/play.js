@@ -1,0 +1,322 @@
+// A game: the board (drawn by the game's page module), the players, what the AI thinks, the
+// controls, the record and, once the game is over, a replay.
+import { h, clear, get, post, liveSocket, showError, sideLabel, sideDetail, pct } from './ui.js';
+import { pageFor, titleOf } from './games/index.js';
+
+const SPEEDS = [[1500, 'Slow'], [700, 'Relaxed'], [250, 'Brisk'], [0, 'Instant']];
+
+// Replay buttons: start, back, forward, end.
+const ICONS = {
+  start: 'M6 5h2v14H6zM19 5v14L9 12z',
+  back: 'M17 5v14L6 12z',
+  forward: 'M7 5v14l11-7z',
+  end: 'M16 5h2v14h-2zM5 5v14l10-7z',
+};
+
+function icon(name) {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '16');
+  svg.setAttribute('height', '16');
+  const p = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  p.setAttribute('d', ICONS[name]);
+  p.setAttribute('fill', 'currentColor');
+  svg.append(p);
+  return svg;
+}
+
+export async function gamePage(root, id) {
+  let view = await get(`/api/games/${id}`);
+  const page = pageFor(view.game);
+  const seats = page.seats(view.num_players);
+  const format = (rec) => (page.formatAction ? page.formatAction(rec) : rec.action);
+
+  const status = h('div.status-line', { dataset: { testid: 'status' } });
+  const boardRoot = h('div', { style: { width: '100%', display: 'flex', justifyContent: 'center' } });
+  const replayBox = h('div.replay.hidden');
+  const players = h('div.players');
+  const thinking = h('div');
+  const controls = h('div.controls');
+  const record = h('div.record', { dataset: { testid: 'record' } });
+  const recordHead = h('div.row', h('h3', 'Record'), h('span.spacer'));
+
+  clear(root,
+    h('div.page-head',
+      h('div', h('h1', titleOf(view.game)),
+        h('p', `Game #${view.id}${view.options ? ' · ' + view.options.replaceAll(',', ', ') : ''}`)),
+      h('span.spacer'),
+      h('a.btn', { href: '#/' }, 'New game')),
+    h('div.game-layout',
+      h('section.card.board-card', status, boardRoot, replayBox),
+      h('aside.stack',
+        h('section.card.stack', h('h3', 'Players'), players, thinking),
+        h('section.card.stack', h('h3', 'Controls'), controls),
+        h('section.card.stack', recordHead, record))));
+
+  let sending = false;
+  const board = page.mount(boardRoot, {
+    async play(action) {
+      if (sending) return;
+      sending = true;
+      try {
+        accept(await post(`/api/games/${id}/move`, { action, ply: view.actions.length }));
+      } catch (err) {
+        showError(err);
+      } finally {
+        sending = false;
+      }
+    },
+  });
+
+  // Replay state: `fullRecord` holds every position once the game is over.
+  let replayAt = null;
+  let fullRecord = null;
+
+  const humans = () => view.sides.map((s, i) => (s.kind === 'ai' ? null : i)).filter((i) => i !== null);
+  const seatName = (p) => seats[p]?.name ?? `Player ${p + 1}`;
+
+  function statusText() {
+    const solo = humans().length === 1 ? humans()[0] : null;
+    if (view.status === 'aborted') return ['Game stopped', ''];
+    if (view.status === 'over') {
+      const r = view.result;
+      if (!r || r.winner === null || r.winner === undefined) return ['Draw', ''];
+      const resigned = r.reason === 'resign' ? `${seatName(r.resigned)} resigned · ` : '';
+      if (solo !== null) return r.winner === solo ? [`${resigned}You win!`, 'win'] : [`${resigned}${seatName(r.winner)} wins`, 'loss'];
+      return [`${resigned}${seatName(r.winner)} wins`, 'win'];
+    }
+    if (view.paused) return ['Paused', ''];
+    if (view.turn.kind === 'player') {
+      const p = view.turn.player;
+      if (view.turn.human) return [solo !== null ? 'Your move' : `${seatName(p)} to move`, ''];
+      return [`${seatName(p)} is thinking…`, ''];
+    }
+    return ['…', ''];
+  }
+
+  function drawStatus() {
+    const [text, cls] = statusText();
+    status.className = `status-line ${cls}`;
+    const p = view.turn.kind === 'player' ? view.turn.player : view.result?.winner;
+    clear(status,
+      p !== undefined && p !== null && seats[p] ? h('span.dot', { style: { background: seats[p].color } }) : null,
+      view.thinking ? h('span.spinner') : null,
+      text);
+  }
+
+  function drawPlayers() {
+    clear(players, view.sides.map((side, i) => {
+      const toMove = view.status === 'playing' && view.turn.kind === 'player' && view.turn.player === i;
+      let tag = null;
+      if (view.status === 'over' && view.result) {
+        if (view.result.winner === i) tag = h('span.badge.good.tag', 'Winner');
+        else if (view.result.resigned === i) tag = h('span.badge.bad.tag', 'Resigned');
+        else tag = h('span.badge.tag', pct(view.result.returns[i], 0));
+      } else if (toMove) {
+        tag = view.thinking ? h('span.spinner.tag') : h('span.badge.live.tag', 'to move');
+      }
+      return h(`div.player${toMove ? '.to-move' : ''}`, { dataset: { seat: i } },
+        h('span.dot', { style: { background: seats[i]?.color || '#999', width: '16px', height: '16px' } }),
+        h('div', h('div.who', `${seatName(i)} · ${sideLabel(side)}`), h('div.what', sideDetail(side))),
+        tag);
+    }));
+  }
+
+  /** The AI's search: live while it thinks, else its report on its last move. */
+  function drawThinking(live) {
+    let info = null;
+    let player = null;
+    let title = '';
+    if (view.thinking) {
+      player = view.thinking.player;
+      info = live || view.thinking.info;
+      title = `${seatName(player)} · ${sideLabel(view.sides[player])} is thinking`;
+    } else {
+      const last = [...view.actions].reverse().find((a) => a.by === 'ai' && a.info);
+      if (!last) return clear(thinking);
+      player = last.player;
+      info = last.info;
+      title = `${seatName(player)} played ${format(last)}`;
+    }
+    const color = seats[player]?.color || 'var(--accent)';
+    const parts = [h('div.head', view.thinking ? h('span.spinner') : null, title)];
+    if (view.thinking && view.thinking.budget_ms) {
+      const meter = h('div');
+      const tick = () => {
+        if (!view.thinking) return;
+        const used = (Date.now() - view.thinking.started) / view.thinking.budget_ms;
+        meter.style.width = `${Math.min(100, 100 * used)}%`;
+      };
+      tick();
+      parts.push(h('div.meter', meter));
+      const timer = setInterval(() => (meter.isConnected ? tick() : clearInterval(timer)), 100);
+    }
+    if (info && info.win_probability !== null && info.win_probability !== undefined) {
+      const others = seats.filter((_, i) => i !== player).map((s) => s.color);
+      parts.push(
+        h('div.winbar',
+          h('div', { style: { width: pct(info.win_probability), background: color } }),
+          h('div', { style: { flex: 1, background: others[0] || '#ccc' } })),
+        h('div.small', `${seatName(player)}'s estimate: ${pct(info.win_probability, 0)} to win`));
+    }
+    const forced = info && !info.iterations && (info.value === null || info.value === undefined) && !view.thinking;
+    if (forced) parts.push(h('div.small', 'The only move, or one that needed no search.'));
+    if (info && !forced) {
+      const facts = [];
+      if (info.proven !== null && info.proven !== undefined) {
+        facts.push(['result', info.proven > 0 ? `wins in ${info.proven} plies` : `loses in ${-info.proven} plies`]);
+      }
+      if (info.value !== null && info.value !== undefined) facts.push(['value', info.value.toFixed(3)]);
+      if (info.depth) facts.push(['depth', info.depth]);
+      if (info.iterations) facts.push(['iterations', info.iterations.toLocaleString()]);
+      if (info.pv && info.pv.length) facts.push(['best line', info.pv.join(' ')]);
+      if (info.elapsed_ms !== undefined) facts.push(['time', `${info.elapsed_ms} ms`]);
+      parts.push(h('dl.facts', facts.map(([k, v]) => [h('dt', k), h('dd', String(v))])));
+    }
+    clear(thinking, h('div.thinking', { dataset: { testid: 'thinking' } }, parts));
+  }
+
+  async function act(path, body) {
+    try {
+      accept(await post(`/api/games/${id}/${path}`, body));
+    } catch (err) {
+      showError(err);
+    }
+  }
+
+  async function rematch(swap) {
+    try {
+      const next = await post(`/api/games/${id}/rematch`, { swap });
+      location.hash = `#/game/${next.id}`;
+    } catch (err) {
+      showError(err);
+    }
+  }
+
+  function drawControls() {
+    const playing = view.status === 'playing';
+    const anyHuman = humans().length > 0;
+    const buttons = [];
+    if (playing && anyHuman) {
+      buttons.push(h('button.btn', { dataset: { testid: 'undo' }, disabled: !view.can_undo, onclick: () => act('undo') }, 'Undo'));
+      buttons.push(h('button.btn.danger', {
+        dataset: { testid: 'resign' },
+        onclick: () => { if (confirm('Resign this game?')) act('resign'); },
+      }, 'Resign'));
+    }
+    if (playing && !anyHuman) {
+      buttons.push(h('button.btn', { dataset: { testid: 'pause' }, onclick: () => act('control', { paused: !view.paused }) },
+        view.paused ? 'Resume' : 'Pause'));
+      buttons.push(h('select', {
+        name: 'speed', style: { width: 'auto', flex: '1 1 auto' }, 'aria-label': 'Speed',
+        onchange: (e) => act('control', { delay_ms: Number(e.target.value) }),
+      }, SPEEDS.map(([ms, label]) => h('option', { value: ms, selected: ms === view.delay_ms }, `Speed: ${label}`)),
+      SPEEDS.some(([ms]) => ms === view.delay_ms) ? null : h('option', { value: view.delay_ms, selected: true }, `Pause ${view.delay_ms} ms`)));
+      buttons.push(h('button.btn.danger', { onclick: () => act('abort') }, 'Stop'));
+    }
+    if (!playing && view.series === null) {
+      if (view.can_undo) buttons.push(h('button.btn', { dataset: { testid: 'undo' }, onclick: () => act('undo') }, 'Undo'));
+      buttons.push(h('button.btn.primary', { dataset: { testid: 'rematch' }, onclick: () => rematch(false) }, 'New game, same settings'));
+      if (view.num_players === 2 && anyHuman && humans().length < 2) {
+        buttons.push(h('button.btn', { onclick: () => rematch(true) }, 'Swap sides'));
+      }
+    }
+    if (view.series !== null) buttons.push(h('a.btn', { href: `#/test/${view.series}` }, `Back to test #${view.series}`));
+    buttons.push(h('a.btn', { href: `/api/games/${id}/record`, download: `ply-game-${id}.json`, dataset: { testid: 'download' } }, 'Download JSON'));
+    clear(controls, buttons);
+  }
+
+  function drawRecord(at) {
+    const upto = at ?? view.actions.length;
+    const items = view.actions.map((rec, i) => {
+      const cls = [rec.by === 'chance' ? 'chance' : '', i === upto - 1 ? 'current' : ''].filter(Boolean).join('.');
+      const dot = rec.player !== null && rec.player !== undefined && seats[rec.player]
+        ? h('span.dot', { style: { background: seats[rec.player].color, width: '9px', height: '9px' } }) : null;
+      return h(`li${cls ? '.' + cls : ''}`, {
+        title: `${rec.action} · ${rec.by}${rec.info && rec.info.win_probability != null ? ` · ${pct(rec.info.win_probability, 0)}` : ''}`,
+        onclick: () => { if (fullRecord) showReplay(i + 1); },
+      }, h('span.n', i + 1), dot, format(rec));
+    });
+    const list = h('ol', items.length ? items : h('li.chance', 'No moves yet'));
+    clear(record, list);
+    const current = list.querySelector('.current');
+    if (current && at === null) record.scrollTop = record.scrollHeight;
+    else if (current) current.scrollIntoView({ block: 'nearest' });
+    clear(recordHead, h('h3', 'Record'), h('span.spacer'), h('span.muted.small', `${view.actions.length} actions`));
+  }
+
+  function showReplay(at) {
+    replayAt = Math.max(0, Math.min(at, view.actions.length));
+    const slider = replayBox.querySelector('input');
+    if (slider) slider.value = String(replayAt);
+    const label = replayBox.querySelector('.replay-label');
+    if (label) label.textContent = `Position after ${replayAt} of ${view.actions.length} actions`;
+    board.render({
+      position: fullRecord.positions[replayAt],
+      legal: [],
+      player: null,
+      actions: view.actions.slice(0, replayAt),
+      replay: replayAt !== view.actions.length,
+      view,
+    });
+    drawRecord(replayAt);
+  }
+
+  async function drawReplay() {
+    const over = view.status !== 'playing';
+    replayBox.classList.toggle('hidden', !over);
+    if (!over) { fullRecord = null; replayAt = null; return; }
+    if (!fullRecord || fullRecord.positions.length !== view.actions.length + 1) {
+      fullRecord = await get(`/api/games/${id}/record`);
+    }
+    const n = view.actions.length;
+    const step = (d) => showReplay((replayAt ?? n) + d);
+    clear(replayBox,
+      h('div.row', h('h3', 'Replay'), h('span.spacer'), h('span.replay-label.muted.small')),
+      h('input', { type: 'range', min: 0, max: n, value: replayAt ?? n, dataset: { testid: 'replay' }, oninput: (e) => showReplay(Number(e.target.value)) }),
+      h('div.row',
+        h('button.btn.small', { onclick: () => showReplay(0), 'aria-label': 'Start' }, icon('start')),
+        h('button.btn.small', { onclick: () => step(-1), 'aria-label': 'Back' }, icon('back')),
+        h('button.btn.small', { onclick: () => step(1), 'aria-label': 'Forward' }, icon('forward')),
+        h('button.btn.small', { onclick: () => showReplay(n), 'aria-label': 'End' }, icon('end'))));
+    replayBox.querySelector('.replay-label').textContent = `Position after ${replayAt ?? n} of ${n} actions`;
+  }
+
+  function update(live) {
+    if (view.status === 'playing' || replayAt === null) {
+      const humanTurn = view.status === 'playing' && view.turn.kind === 'player' && view.turn.human;
+      board.render({
+        position: view.position,
+        legal: humanTurn ? view.legal : [],
+        player: humanTurn ? view.turn.player : null,
+        actions: view.actions,
+        replay: false,
+        view,
+      });
+      drawRecord(null);
+    }
+    drawStatus();
+    drawPlayers();
+    drawThinking(live);
+    drawControls();
+    drawReplay().catch(showError);
+  }
+
+  /** Shows a view unless a newer one is already showing (replies and socket news may cross). */
+  function accept(next) {
+    if (next.version < view.version) return;
+    view = next;
+    update();
+  }
+
+  update();
+  const socket = liveSocket(`/api/games/${id}/ws`, (msg) => {
+    if (msg.type === 'state') {
+      accept(msg.game);
+    } else if (msg.type === 'thinking' && view.thinking && view.thinking.player === msg.player) {
+      view.thinking.info = msg.info;
+      drawThinking(msg.info);
+    }
+  });
+  return { destroy() { socket.close(); if (board.destroy) board.destroy(); } };
+}

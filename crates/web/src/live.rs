@@ -1,0 +1,506 @@
+//! A game in progress: its position, record and players, and the loop that moves it on — chance
+//! events rolled by the server, AI moves computed on the blocking pool — until a human must act
+//! or the game ends. Every change is stored first, then broadcast to the game's sockets.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use ply_arena::{DynAgent, DynGame, DynState};
+use ply_core::rng::{derive_seed, rng_from_seed};
+use ply_core::{AgentSpec, Budget, Limits, StopFlag, Turn};
+use serde_json::{Value, json};
+use tokio::sync::{broadcast, watch};
+
+use crate::model::{
+    ActionRecord, ApiError, ApiResult, DEFAULT_TIME_MS, GameResult, Settings, Status, info_json, now_ms,
+};
+use crate::store::{Store, StoredGame};
+
+pub type Registry = Vec<Box<dyn DynGame>>;
+pub type GameHandle = Arc<Mutex<Live>>;
+
+/// Seeds for the chance events live at these indices of the game seed; agents elsewhere.
+const AGENT_SEED_BASE: u64 = 1 << 40;
+
+/// How often an AI's progress reports reach the sockets, at most.
+const INFO_INTERVAL: Duration = Duration::from_millis(150);
+
+pub fn lock(handle: &GameHandle) -> MutexGuard<'_, Live> {
+    handle.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+pub struct Thinking {
+    pub player: usize,
+    stop: StopFlag,
+    started: i64,
+    budget_ms: Option<u64>,
+    info: Option<Value>,
+}
+
+pub struct Live {
+    pub id: i64,
+    pub settings: Settings,
+    pub status: Status,
+    pub result: Option<GameResult>,
+    pub created: i64,
+    pub updated: i64,
+    pub series: Option<(i64, u32)>,
+    pub state: Box<dyn DynState>,
+    pub actions: Vec<ActionRecord>,
+    pub paused: bool,
+    pub thinking: Option<Thinking>,
+    /// Grows with every published change, so a client can drop a view older than one it has
+    /// (an HTTP reply may arrive after the socket's news of later moves). Starts at the clock,
+    /// so views after a restart are newer still.
+    version: u64,
+    /// Bumped whenever a search in flight becomes pointless (undo, resign, abort, pause): a
+    /// search that returns into a newer epoch is dropped.
+    epoch: u64,
+    agents: Vec<Option<Box<dyn DynAgent>>>,
+    agent_builds: u64,
+    game: usize,
+    registry: Arc<Registry>,
+    store: Arc<Store>,
+    tx: broadcast::Sender<Arc<str>>,
+    done: watch::Sender<bool>,
+}
+
+impl Live {
+    /// A new game, or a stored one rebuilt by replaying its actions.
+    pub fn build(
+        registry: Arc<Registry>,
+        store: Arc<Store>,
+        game: usize,
+        stored: StoredGame,
+    ) -> Result<Live, ApiError> {
+        let def = &registry[game];
+        let mut state = def.new_state(&stored.settings.options)?;
+        for record in &stored.actions {
+            state.play(&record.action).map_err(|e| {
+                ApiError::internal(format!(
+                    "stored game {} does not replay at ply {}: {e}",
+                    stored.id, record.ply
+                ))
+            })?;
+        }
+        let players = state.num_players();
+        // Nobody watches an AI-vs-AI game that comes back from the store: it waits to be resumed.
+        let paused = stored.status == Status::Playing && stored.settings.sides.iter().all(|s| s.is_ai());
+        let (done, _) = watch::channel(stored.status != Status::Playing);
+        Ok(Live {
+            id: stored.id,
+            settings: stored.settings,
+            status: stored.status,
+            result: stored.result,
+            created: stored.created,
+            updated: stored.updated,
+            series: stored.series,
+            state,
+            actions: stored.actions,
+            paused,
+            thinking: None,
+            version: now_ms() as u64,
+            epoch: 0,
+            agents: (0..players).map(|_| None).collect(),
+            agent_builds: 0,
+            game,
+            registry,
+            store,
+            tx: broadcast::channel(64).0,
+            done,
+        })
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
+        self.tx.subscribe()
+    }
+
+    pub fn watch_done(&self) -> watch::Receiver<bool> {
+        self.done.subscribe()
+    }
+
+    fn def(&self) -> &dyn DynGame {
+        &*self.registry[self.game]
+    }
+
+    /// The game as the API and the sockets show it.
+    pub fn view(&self) -> Value {
+        let turn = match self.state.turn() {
+            _ if self.status != Status::Playing => json!({"kind": "over"}),
+            Turn::Player(p) => json!({
+                "kind": "player",
+                "player": p,
+                "human": !self.settings.sides[p].is_ai(),
+            }),
+            Turn::Chance => json!({"kind": "chance"}),
+            Turn::Over => json!({"kind": "over"}),
+        };
+        let legal = if self.status == Status::Playing { self.state.legal_actions() } else { Vec::new() };
+        json!({
+            "id": self.id,
+            "version": self.version,
+            "game": self.settings.game,
+            "options": self.settings.options,
+            "seed": self.settings.seed.to_string(),
+            "sides": self.settings.sides,
+            "delay_ms": self.settings.delay_ms,
+            "paused": self.paused,
+            "status": self.status,
+            "result": self.result,
+            "num_players": self.state.num_players(),
+            "turn": turn,
+            "position": {"text": self.state.to_text(), "json": self.state.to_json()},
+            "legal": legal,
+            "actions": self.actions,
+            "thinking": self.thinking.as_ref().map(|t| json!({
+                "player": t.player,
+                "started": t.started,
+                "budget_ms": t.budget_ms,
+                "info": t.info,
+            })),
+            "can_undo": self.undo_point().is_ok(),
+            "series": self.series.map(|s| s.0),
+            "created": self.created,
+            "updated": self.updated,
+        })
+    }
+
+    pub fn publish(&mut self) {
+        self.version += 1;
+        let message = json!({"type": "state", "game": self.view()}).to_string();
+        let _ = self.tx.send(message.into());
+    }
+
+    /// Plays a human's move. `player` and `ply`, when given, must match the game (a click on a
+    /// stale board is refused rather than played in the wrong position).
+    pub fn human_move(
+        &mut self,
+        handle: &GameHandle,
+        action: &str,
+        player: Option<usize>,
+        ply: Option<usize>,
+    ) -> ApiResult<()> {
+        if self.status != Status::Playing {
+            return Err(ApiError::conflict(format!("game {} is {}", self.id, self.status.as_str())));
+        }
+        let Turn::Player(to_move) = self.state.turn() else {
+            return Err(ApiError::conflict("no player is to move"));
+        };
+        if self.settings.sides[to_move].is_ai() {
+            return Err(ApiError::conflict(format!(
+                "it is the AI's turn (player {to_move}); wait for its move"
+            )));
+        }
+        if let Some(p) = player.filter(|&p| p != to_move) {
+            return Err(ApiError::conflict(format!("not your turn: player {to_move} is to move, not {p}")));
+        }
+        if let Some(n) = ply.filter(|&n| n != self.actions.len()) {
+            return Err(ApiError::conflict(format!(
+                "the game has moved on: it is at ply {}, the move was made at ply {n}",
+                self.actions.len()
+            )));
+        }
+        self.record(action, Some(to_move), "human", None)?;
+        self.advance(handle);
+        Ok(())
+    }
+
+    /// Plays and stores one action; on any error the game is unchanged.
+    fn record(
+        &mut self,
+        action: &str,
+        player: Option<usize>,
+        by: &str,
+        info: Option<Value>,
+    ) -> ApiResult<()> {
+        let before = self.state.clone_box();
+        let canonical = self.state.play(action)?;
+        let record = ActionRecord {
+            ply: self.actions.len(),
+            action: canonical,
+            player,
+            by: by.to_string(),
+            ts: now_ms(),
+            info,
+        };
+        if let Err(e) = self.store.append_action(self.id, &record) {
+            self.state = before;
+            return Err(e.into());
+        }
+        self.updated = record.ts;
+        self.actions.push(record);
+        Ok(())
+    }
+
+    /// Moves the game on as far as it goes without a human: rolls chance events, starts the AI
+    /// whose turn it is, or records the end.
+    pub fn advance(&mut self, handle: &GameHandle) {
+        while self.status == Status::Playing {
+            match self.state.turn() {
+                Turn::Over => {
+                    let returns = self.state.returns().unwrap_or_default();
+                    self.finish(Status::Over, Some(GameResult::from_returns(returns, "end", None)));
+                }
+                Turn::Chance => {
+                    let mut rng = rng_from_seed(derive_seed(self.settings.seed, self.actions.len() as u64));
+                    let outcome = match self.state.sample_chance(&mut rng) {
+                        Ok(outcome) => outcome,
+                        Err(e) => return self.fail(&format!("chance event: {e}")),
+                    };
+                    if let Err(e) = self.record(&outcome, None, "chance", None) {
+                        return self.fail(&e.message);
+                    }
+                }
+                Turn::Player(p) => {
+                    if self.settings.sides[p].is_ai() && !self.paused && self.thinking.is_none() {
+                        self.start_thinking(handle, p);
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, status: Status, result: Option<GameResult>) {
+        self.stop_thinking();
+        self.status = status;
+        self.result = result;
+        self.updated = now_ms();
+        if let Err(e) = self.store.set_status(self.id, status, self.result.as_ref(), self.updated) {
+            eprintln!("ply serve: game {}: cannot store its status: {e}", self.id);
+        }
+        self.done.send_replace(true);
+    }
+
+    /// Something that should never happen (an agent's error, a database failure mid-game): the
+    /// game stops, and says why in the server log.
+    fn fail(&mut self, message: &str) {
+        eprintln!("ply serve: game {} aborted: {message}", self.id);
+        self.finish(Status::Aborted, None);
+    }
+
+    fn stop_thinking(&mut self) {
+        self.epoch += 1;
+        if let Some(thinking) = self.thinking.take() {
+            thinking.stop.stop();
+            // The agent went with the search; the next move builds a fresh one.
+            self.agents[thinking.player] = None;
+        }
+    }
+
+    fn take_agent(&mut self, player: usize) -> Result<Box<dyn DynAgent>, ApiError> {
+        if let Some(agent) = self.agents[player].take() {
+            return Ok(agent);
+        }
+        let spec = self.settings.sides[player].agent.as_deref().unwrap_or_default();
+        let spec = AgentSpec::parse(spec)?;
+        self.agent_builds += 1;
+        let seed = derive_seed(self.settings.seed, AGENT_SEED_BASE + player as u64 + 16 * self.agent_builds);
+        Ok(self.def().new_agent(&spec, seed)?)
+    }
+
+    fn start_thinking(&mut self, handle: &GameHandle, player: usize) {
+        let mut agent = match self.take_agent(player) {
+            Ok(agent) => agent,
+            Err(e) => return self.fail(&e.message),
+        };
+        let side_ms = self.settings.sides[player].time_ms.unwrap_or(DEFAULT_TIME_MS);
+        let budget = agent.budget().or(Budget::millis(side_ms));
+        let stop = StopFlag::new();
+        self.thinking = Some(Thinking {
+            player,
+            stop: stop.clone(),
+            started: now_ms(),
+            budget_ms: budget.time.map(|t| t.as_millis() as u64),
+            info: None,
+        });
+        let epoch = self.epoch;
+        let delay = Duration::from_millis(self.settings.delay_ms);
+        let state = self.state.clone_box();
+        let (handle, id, tx) = (handle.clone(), self.id, self.tx.clone());
+        tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            {
+                let mut live = lock(&handle);
+                if live.epoch != epoch {
+                    return;
+                }
+                if let Some(t) = live.thinking.as_mut() {
+                    t.started = now_ms();
+                }
+                live.publish();
+            }
+            let limits = Limits { budget, stop };
+            let progress = handle.clone();
+            let search = tokio::task::spawn_blocking(move || {
+                let mut last: Option<Instant> = None;
+                let decision = agent.choose(&*state, &limits, &mut |info| {
+                    if last.is_some_and(|t| t.elapsed() < INFO_INTERVAL) {
+                        return;
+                    }
+                    last = Some(Instant::now());
+                    let info = info_json(info);
+                    let mut live = lock(&progress);
+                    if live.epoch != epoch {
+                        return;
+                    }
+                    if let Some(t) = live.thinking.as_mut() {
+                        t.info = Some(info.clone());
+                    }
+                    let message = json!({"type": "thinking", "id": id, "player": player, "info": info});
+                    let _ = tx.send(message.to_string().into());
+                });
+                (agent, decision)
+            })
+            .await;
+            let mut live = lock(&handle);
+            if live.epoch != epoch {
+                return;
+            }
+            live.thinking = None;
+            match search {
+                Ok((agent, Ok(decision))) => {
+                    live.agents[player] = Some(agent);
+                    let info = info_json(&decision.info);
+                    match live.record(&decision.action, Some(player), "ai", Some(info)) {
+                        Ok(()) => live.advance(&handle),
+                        Err(e) => live.fail(&format!("the AI's move {}: {}", decision.action, e.message)),
+                    }
+                }
+                Ok((_, Err(e))) => live.fail(&format!("the AI failed: {e}")),
+                Err(e) => live.fail(&format!("the AI's search panicked: {e}")),
+            }
+            live.publish();
+        });
+    }
+
+    /// Where an undo goes back to: before the last move a human made, taking back everything
+    /// after it (the AI's replies, the dice) — but not the chance events before it, so the human
+    /// moves again with the same die.
+    fn undo_point(&self) -> Result<usize, ApiError> {
+        if self.series.is_some() {
+            return Err(ApiError::conflict("games of a test series cannot be taken back"));
+        }
+        match (&self.status, &self.result) {
+            (Status::Aborted, _) => return Err(ApiError::conflict("the game was aborted")),
+            (_, Some(r)) if r.reason == "resign" => return Err(ApiError::conflict("the game was resigned")),
+            _ => {}
+        }
+        self.actions
+            .iter()
+            .rposition(|a| a.by == "human")
+            .ok_or_else(|| ApiError::conflict("there is no human move to take back"))
+    }
+
+    pub fn undo(&mut self, handle: &GameHandle) -> ApiResult<()> {
+        let point = self.undo_point()?;
+        let mut state = self.def().new_state(&self.settings.options)?;
+        for record in &self.actions[..point] {
+            state.play(&record.action)?;
+        }
+        let now = now_ms();
+        self.store.truncate_actions(self.id, point, now)?;
+        if self.status != Status::Playing {
+            self.store.set_status(self.id, Status::Playing, None, now)?;
+        }
+        self.stop_thinking();
+        // Agents may keep state about the line that was taken back (a search tree): rebuild.
+        self.agents.iter_mut().for_each(|a| *a = None);
+        self.actions.truncate(point);
+        self.state = state;
+        self.status = Status::Playing;
+        self.result = None;
+        self.updated = now;
+        self.done.send_replace(false);
+        self.advance(handle);
+        Ok(())
+    }
+
+    /// `player` resigns (by default the human to move, else the first human side).
+    pub fn resign(&mut self, player: Option<usize>) -> ApiResult<()> {
+        self.require_playing()?;
+        let sides = &self.settings.sides;
+        let humans: Vec<usize> = (0..sides.len()).filter(|&p| !sides[p].is_ai()).collect();
+        let to_move = match self.state.turn() {
+            Turn::Player(p) => Some(p),
+            _ => None,
+        };
+        let player = match player {
+            Some(p) if p >= sides.len() => {
+                return Err(ApiError::bad_request(format!("there is no player {p}")));
+            }
+            Some(p) if sides[p].is_ai() => {
+                return Err(ApiError::conflict(format!("player {p} is an AI; only a human side resigns")));
+            }
+            Some(p) => p,
+            None => to_move
+                .filter(|p| humans.contains(p))
+                .or(humans.first().copied())
+                .ok_or_else(|| ApiError::conflict("no human plays this game: abort it instead"))?,
+        };
+        let others = (sides.len() - 1).max(1) as f64;
+        let returns = (0..sides.len()).map(|p| if p == player { 0.0 } else { 1.0 / others }).collect();
+        self.finish(Status::Over, Some(GameResult::from_returns(returns, "resign", Some(player))));
+        Ok(())
+    }
+
+    pub fn abort(&mut self) -> ApiResult<()> {
+        self.require_playing()?;
+        self.finish(Status::Aborted, None);
+        Ok(())
+    }
+
+    pub fn control(
+        &mut self,
+        handle: &GameHandle,
+        paused: Option<bool>,
+        delay_ms: Option<u64>,
+    ) -> ApiResult<()> {
+        if let Some(delay) = delay_ms {
+            self.settings.delay_ms = delay;
+            self.store.update_settings(self.id, &self.settings, now_ms())?;
+        }
+        match paused {
+            Some(true) if !self.paused => {
+                self.paused = true;
+                self.stop_thinking();
+            }
+            Some(false) if self.paused => {
+                self.paused = false;
+                self.advance(handle);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn require_playing(&self) -> ApiResult<()> {
+        if self.status != Status::Playing {
+            return Err(ApiError::conflict(format!("game {} is {}", self.id, self.status.as_str())));
+        }
+        Ok(())
+    }
+
+    /// The record with the position after every action, for replays and downloads.
+    pub fn record_json(&self) -> ApiResult<Value> {
+        let mut state = self.def().new_state(&self.settings.options)?;
+        let mut positions = vec![json!({"text": state.to_text(), "json": state.to_json()})];
+        for record in &self.actions {
+            state.play(&record.action)?;
+            positions.push(json!({"text": state.to_text(), "json": state.to_json()}));
+        }
+        Ok(json!({
+            "id": self.id,
+            "game": self.settings.game,
+            "options": self.settings.options,
+            "seed": self.settings.seed.to_string(),
+            "sides": self.settings.sides,
+            "status": self.status,
+            "result": self.result,
+            "created": self.created,
+            "updated": self.updated,
+            "actions": self.actions,
+            "positions": positions,
+        }))
+    }
+}

@@ -1,0 +1,349 @@
+//! The HTTP API in process: requests go straight into the router; the SQLite file lives in a
+//! temporary directory, and a "restart" is a second router on the same directory.
+
+use std::path::Path;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+fn games() -> Vec<Box<dyn ply_arena::DynGame>> {
+    vec![
+        ply_arena::entry::<ply_connect4::Connect4>(),
+        ply_arena::entry::<ply_pig::Pig>(),
+        ply_arena::entry::<ply_einstein::Einstein>(),
+    ]
+}
+
+fn server(dir: &Path) -> Router {
+    ply_web::router(games(), dir).expect("the server starts")
+}
+
+async fn call(app: &Router, method: &str, path: &str, body: Option<&str>) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("content-type", "application/json")
+        .body(body.map(|b| Body::from(b.to_string())).unwrap_or_else(Body::empty))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| panic!("{method} {path}: not JSON: {}", String::from_utf8_lossy(&bytes)));
+    (status, value)
+}
+
+async fn post(app: &Router, path: &str, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", path, Some(&body.to_string())).await
+}
+
+async fn get(app: &Router, path: &str) -> Value {
+    let (status, value) = call(app, "GET", path, None).await;
+    assert_eq!(status, StatusCode::OK, "GET {path}: {value}");
+    value
+}
+
+/// Polls the game until `done` holds (AI moves arrive in the background).
+async fn wait_for(app: &Router, id: i64, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..400 {
+        let view = get(app, &format!("/api/games/{id}")).await;
+        if done(&view) {
+            return view;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("game {id} never reached the expected state");
+}
+
+fn human_to_move(view: &Value) -> bool {
+    view["turn"]["kind"] == "player" && view["turn"]["human"] == true
+}
+
+fn error_of(value: &Value) -> &str {
+    value["error"].as_str().unwrap_or_else(|| panic!("no error message in {value}"))
+}
+
+async fn new_game(app: &Router, body: Value) -> Value {
+    let (status, view) = post(app, "/api/games", body).await;
+    assert_eq!(status, StatusCode::CREATED, "{view}");
+    view
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_move_illegal_move_and_ai_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    let view = new_game(
+        &app,
+        json!({"game": "connect4", "sides": [{"kind": "human"}, {"kind": "ai", "agent": "random"}], "delay_ms": 0}),
+    )
+    .await;
+    let id = view["id"].as_i64().unwrap();
+    assert_eq!(view["status"], "playing");
+    assert_eq!(view["legal"].as_array().unwrap().len(), 7);
+    assert_eq!(view["sides"][1]["time_ms"], 1000, "the default time is filled in");
+
+    let (status, err) = post(&app, &format!("/api/games/{id}/move"), json!({"action": "9"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&err).contains('9'), "{err}");
+    let after = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(after["position"], view["position"], "a refused move changes nothing");
+    assert_eq!(after["actions"], json!([]));
+
+    let (status, moved) =
+        post(&app, &format!("/api/games/{id}/move"), json!({"action": "4", "ply": 0})).await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    assert_eq!(moved["actions"][0]["action"], "4");
+    assert_eq!(moved["actions"][0]["by"], "human");
+    let replied = wait_for(&app, id, human_to_move).await;
+    let reply = &replied["actions"][1];
+    assert_eq!(reply["by"], "ai");
+    assert_eq!(reply["player"], 1);
+    assert!(reply["info"].is_object(), "the AI's move carries its search report: {reply}");
+
+    // A move from a stale board (ply 0) is refused.
+    let (status, err) = post(&app, &format!("/api/games/{id}/move"), json!({"action": "1", "ply": 0})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_out_of_turn_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    let sides = json!([{"kind": "human"}, {"kind": "ai", "agent": "mcts", "time_ms": 2000}]);
+    let view = new_game(&app, json!({"game": "connect4", "sides": sides, "delay_ms": 0})).await;
+    let id = view["id"].as_i64().unwrap();
+    let (status, _) = post(&app, &format!("/api/games/{id}/move"), json!({"action": "4"})).await;
+    assert_eq!(status, StatusCode::OK);
+    // The AI thinks for two seconds: a second human move now is out of turn.
+    let (status, err) = post(&app, &format!("/api/games/{id}/move"), json!({"action": "3"})).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(error_of(&err).contains("AI"), "{err}");
+    let (status, err) =
+        post(&app, &format!("/api/games/{id}/move"), json!({"action": "3", "player": 1})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{err}");
+    // Resigning stops the search at once.
+    let started = std::time::Instant::now();
+    let (status, over) = post(&app, &format!("/api/games/{id}/resign"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{over}");
+    assert_eq!(over["status"], "over");
+    assert_eq!(over["result"]["winner"], 1);
+    assert_eq!(over["result"]["reason"], "resign");
+    assert!(over["thinking"].is_null());
+    assert!(started.elapsed() < Duration::from_millis(500));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let later = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(later["actions"].as_array().unwrap().len(), 1, "the stopped search plays nothing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_json_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    let human = json!({"kind": "human"});
+    let cases = [
+        ("GET", "/api/games/999", None, StatusCode::NOT_FOUND, "no game 999"),
+        ("GET", "/api/games/abc", None, StatusCode::NOT_FOUND, "game ids are numbers"),
+        (
+            "POST",
+            "/api/games/999/move",
+            Some(r#"{"action":"1"}"#.to_string()),
+            StatusCode::NOT_FOUND,
+            "no game",
+        ),
+        ("POST", "/api/games", Some("{not json".to_string()), StatusCode::BAD_REQUEST, "malformed JSON"),
+        ("GET", "/api/nowhere", None, StatusCode::NOT_FOUND, "no endpoint"),
+        ("DELETE", "/api/games", None, StatusCode::METHOD_NOT_ALLOWED, "not allowed"),
+        (
+            "POST",
+            "/api/games",
+            Some(json!({"game": "chess", "sides": [human, human]}).to_string()),
+            StatusCode::NOT_FOUND,
+            "unknown game 'chess'",
+        ),
+        (
+            "POST",
+            "/api/games",
+            Some(json!({"game": "connect4", "sides": [human, {"kind": "ai", "agent": "deep"}]}).to_string()),
+            StatusCode::BAD_REQUEST,
+            "no agent 'deep'",
+        ),
+        (
+            "POST",
+            "/api/games",
+            Some(json!({"game": "einstein", "options": "colour=green", "sides": [human, human]}).to_string()),
+            StatusCode::BAD_REQUEST,
+            "no parameter 'colour'",
+        ),
+        (
+            "POST",
+            "/api/games",
+            Some(json!({"game": "connect4", "sides": [human]}).to_string()),
+            StatusCode::BAD_REQUEST,
+            "2 players",
+        ),
+        (
+            "POST",
+            "/api/games",
+            Some(json!({"game": "connect4", "sides": [human, human], "turbo": true}).to_string()),
+            StatusCode::BAD_REQUEST,
+            "unknown field",
+        ),
+    ];
+    for (method, path, body, status, message) in cases {
+        let (got, value) = call(&app, method, path, body.as_deref()).await;
+        assert_eq!(got, status, "{method} {path}: {value}");
+        assert!(error_of(&value).contains(message), "{method} {path}: {value}");
+    }
+
+    let view = new_game(&app, json!({"game": "connect4", "sides": [human, human]})).await;
+    let id = view["id"].as_i64().unwrap();
+    let big = json!({"action": "x".repeat(100_000)}).to_string();
+    let (status, value) = call(&app, "POST", &format!("/api/games/{id}/move"), Some(&big)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(error_of(&value).contains("too large"), "{value}");
+    let (status, _) = call(&app, "POST", &format!("/api/games/{id}/move"), Some("[1,")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(get(&app, &format!("/api/games/{id}")).await["actions"], json!([]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (unfinished, finished, before) = {
+        let app = server(dir.path());
+        // EinStein against an AI: arrangements and dice are rolled by the server.
+        let sides = json!([{"kind": "human"}, {"kind": "ai", "agent": "random"}]);
+        let view =
+            new_game(&app, json!({"game": "einstein", "sides": sides, "delay_ms": 0, "seed": 7})).await;
+        let id = view["id"].as_i64().unwrap();
+        let mut view = wait_for(&app, id, human_to_move).await;
+        for _ in 0..3 {
+            let Some(action) = view["legal"][0].as_str() else { break };
+            let (status, _) = post(&app, &format!("/api/games/{id}/move"), json!({"action": action})).await;
+            assert_eq!(status, StatusCode::OK);
+            view = wait_for(&app, id, |v| human_to_move(v) || v["status"] != "playing").await;
+        }
+        let chance: Vec<&Value> =
+            view["actions"].as_array().unwrap().iter().filter(|a| a["by"] == "chance").collect();
+        assert!(chance.len() >= 3, "arrangements and dice are stored as chance actions");
+        assert!(chance.iter().all(|a| a["player"].is_null()));
+
+        // Connect Four between two humans, played to a win.
+        let human = json!({"kind": "human"});
+        let c4 = new_game(&app, json!({"game": "connect4", "sides": [human, human]})).await;
+        let c4_id = c4["id"].as_i64().unwrap();
+        let mut last = Value::Null;
+        for column in ["1", "2", "1", "2", "1", "2", "1"] {
+            let (status, v) =
+                post(&app, &format!("/api/games/{c4_id}/move"), json!({"action": column})).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+            last = v;
+        }
+        assert_eq!(last["status"], "over");
+        assert_eq!(last["result"]["winner"], 0);
+        (id, c4_id, view)
+    };
+
+    let app = server(dir.path());
+    let after = get(&app, &format!("/api/games/{unfinished}")).await;
+    assert_eq!(after["actions"], before["actions"], "every action and its timestamp is kept");
+    assert_eq!(after["position"], before["position"], "the state is rebuilt by replaying");
+    assert_eq!(after["seed"], "7");
+    if after["status"] == "playing" {
+        let action = after["legal"][0].as_str().unwrap();
+        let (status, moved) =
+            post(&app, &format!("/api/games/{unfinished}/move"), json!({"action": action})).await;
+        assert_eq!(status, StatusCode::OK, "the game goes on: {moved}");
+    }
+
+    let done = get(&app, &format!("/api/games/{finished}")).await;
+    assert_eq!(done["status"], "over");
+    assert_eq!(done["result"]["winner"], 0);
+    let record = get(&app, &format!("/api/games/{finished}/record")).await;
+    assert_eq!(record["positions"].as_array().unwrap().len(), 8, "a replay has every position");
+    let list = get(&app, "/api/games").await;
+    let ids: Vec<i64> = list.as_array().unwrap().iter().map(|g| g["id"].as_i64().unwrap()).collect();
+    assert_eq!(ids, vec![finished, unfinished], "newest first");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_seed_rolls_the_same_dice() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    let sides = json!([{"kind": "ai", "agent": "random"}, {"kind": "ai", "agent": "random"}]);
+    let mut records = Vec::new();
+    for _ in 0..2 {
+        let body = json!({"game": "einstein", "sides": sides, "seed": 42, "delay_ms": 0});
+        let id = new_game(&app, body).await["id"].as_i64().unwrap();
+        let view = wait_for(&app, id, |v| v["status"] == "over").await;
+        records.push(
+            view["actions"].as_array().unwrap().iter().map(|a| a["action"].clone()).collect::<Vec<_>>(),
+        );
+    }
+    assert_eq!(records[0], records[1]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_takes_back_to_the_human_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    let sides = json!([{"kind": "human"}, {"kind": "ai", "agent": "random"}]);
+    let id = new_game(&app, json!({"game": "connect4", "sides": sides, "delay_ms": 0})).await["id"]
+        .as_i64()
+        .unwrap();
+    for column in ["4", "3"] {
+        let (status, _) = post(&app, &format!("/api/games/{id}/move"), json!({"action": column})).await;
+        assert_eq!(status, StatusCode::OK);
+        wait_for(&app, id, human_to_move).await;
+    }
+    let (status, view) = post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let actions: Vec<&str> =
+        view["actions"].as_array().unwrap().iter().map(|a| a["action"].as_str().unwrap()).collect();
+    assert_eq!(actions.len(), 2, "the human's second move and the reply are gone: {actions:?}");
+    assert_eq!(actions[0], "4");
+    assert!(human_to_move(&view));
+    let restarted = server(dir.path());
+    assert_eq!(get(&restarted, &format!("/api/games/{id}")).await["actions"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_test_series_scores_with_an_interval() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    let ai = json!({"kind": "ai", "agent": "random"});
+    let (status, series) =
+        post(&app, "/api/series", json!({"game": "connect4", "sides": [ai, ai], "games": 4})).await;
+    assert_eq!(status, StatusCode::CREATED, "{series}");
+    let id = series["id"].as_i64().unwrap();
+    let mut view = Value::Null;
+    for _ in 0..400 {
+        view = get(&app, &format!("/api/series/{id}")).await;
+        if view["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert_eq!(view["status"], "finished", "{view}");
+    assert_eq!(view["played"], 4);
+    let score = &view["score"];
+    let (low, mean, high) =
+        (score["low"].as_f64().unwrap(), score["mean"].as_f64().unwrap(), score["high"].as_f64().unwrap());
+    assert!(low <= mean && mean <= high && low >= 0.0 && high <= 1.0);
+    let seats: Vec<i64> =
+        view["games"].as_array().unwrap().iter().map(|g| g["a_seat"].as_i64().unwrap()).collect();
+    assert_eq!(seats, vec![0, 1, 0, 1], "seats alternate");
+    let (status, _) = post(
+        &app,
+        "/api/series",
+        json!({"game": "pig", "options": "players=3", "sides": [ai, ai], "games": 2}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
