@@ -7,7 +7,7 @@
 use ply_core::{Agent, Clock, Decision, Limits, SearchInfo};
 
 use crate::board::{BLACK, Board, CELLS, DIRECTIONS, EMPTY, Point, Rule, STRIDE, WALL, WHITE, ZOBRIST};
-use crate::lines::{Shape, key_shift, shape};
+use crate::lines::{Shape, ShapeTable, column, key_shift};
 
 pub const WIN: i32 = 1_000_000;
 const WIN_THRESHOLD: i32 = WIN - 10_000;
@@ -41,6 +41,8 @@ pub(crate) struct PointThreat {
     pub score: i32,
     /// Black may not play here (renju).
     pub forbidden: bool,
+    /// A double threat or overline: forbidden for black under renju if the full rules say so.
+    risky: bool,
 }
 
 /// Both sides' threats at one candidate point.
@@ -60,6 +62,13 @@ pub struct Engine {
     rule: Rule,
     pub(crate) cells: [u8; CELLS],
     keys: Vec<[u16; 4]>,
+    /// Per point, colour and direction: the shape a stone there would make.
+    shapes: Vec<[[Shape; 4]; 2]>,
+    /// Per point, what a black and a white stone there would make.
+    threats: Vec<[PointThreat; 2]>,
+    table: ShapeTable,
+    /// The shape table's column for black and for white under the rule.
+    columns: [usize; 2],
     near: [u8; CELLS],
     pub(crate) stack: Vec<Point>,
     pub(crate) hash: u64,
@@ -98,6 +107,10 @@ impl Engine {
             rule: Rule::Freestyle,
             cells: [WALL; CELLS],
             keys: vec![[0; 4]; CELLS],
+            shapes: vec![[[Shape::None; 4]; 2]; CELLS],
+            threats: vec![[PointThreat::default(); 2]; CELLS],
+            table: ShapeTable::get(),
+            columns: [0, 1],
             near: [0; CELLS],
             stack: Vec::new(),
             hash: 0,
@@ -134,6 +147,10 @@ impl Engine {
                 }
                 self.keys[p as usize][dir] = key;
             }
+        }
+        self.columns = [column(BLACK, self.exact(BLACK)), column(WHITE, self.exact(WHITE))];
+        for p in board.points() {
+            self.refresh(p, 0..4);
         }
     }
 
@@ -187,23 +204,33 @@ impl Engine {
                 self.keys[backward][dir] ^= (color as u16) << key_shift(k);
             }
         }
+        for (dir, &d) in DIRECTIONS.iter().enumerate() {
+            for k in 1..=4isize {
+                self.refresh((p as isize + k * d) as Point, dir..dir + 1);
+                self.refresh((p as isize - k * d) as Point, dir..dir + 1);
+            }
+        }
+        self.refresh(p, 0..4);
         self.touch_near(p, if adding { 1 } else { -1 });
     }
 
     pub(crate) fn shape_at(&self, p: Point, dir: usize, color: u8) -> Shape {
-        shape(self.keys[p as usize][dir], color, self.exact(color))
+        self.shapes[p as usize][color as usize - 1][dir]
     }
 
-    pub(crate) fn threat(&mut self, p: Point, color: u8) -> PointThreat {
+    fn lookup(&self, p: Point, dir: usize, color: u8) -> Shape {
+        self.table.shape(self.keys[p as usize][dir], self.columns[color as usize - 1])
+    }
+
+    /// What a stone of `color` on `p` would make, from its four line shapes.
+    fn compute_threat(&self, p: Point, color: u8) -> PointThreat {
         let mut t = PointThreat::default();
         let mut overline = false;
         for dir in 0..4 {
-            let s = self.shape_at(p, dir, color);
+            let s = self.shapes[p as usize][color as usize - 1][dir];
             match s {
                 Shape::Five => t.five = true,
-                Shape::OpenFour => {
-                    t.fours += 2;
-                }
+                Shape::OpenFour => t.fours += 2,
                 Shape::Four => t.fours += 1,
                 Shape::OpenThree => t.open_threes += 1,
                 Shape::Overline => overline = true,
@@ -214,21 +241,40 @@ impl Engine {
         if t.five {
             return t;
         }
-        // Black's double threats and overlines may be forbidden under renju: then the point is
-        // worth nothing to black.
-        let risky = t.fours >= 2 || t.open_threes >= 2 || overline;
-        if self.rule == Rule::Renju
-            && color == BLACK
-            && risky
-            && crate::renju::is_forbidden_cells(&mut self.cells, p)
-        {
-            return PointThreat::default();
-        }
+        t.risky = t.fours >= 2 || t.open_threes >= 2 || overline;
         t.winning = t.fours >= 2 || (t.fours >= 1 && t.open_threes >= 1);
         if t.winning {
             t.score += 400;
         } else if t.open_threes >= 2 {
             t.score += 150;
+        }
+        t
+    }
+
+    /// Re-reads the shapes of an empty point along `dirs` and its threats.
+    fn refresh(&mut self, p: Point, dirs: std::ops::Range<usize>) {
+        if self.cells[p as usize] != EMPTY {
+            return;
+        }
+        for dir in dirs {
+            for color in [BLACK, WHITE] {
+                self.shapes[p as usize][color as usize - 1][dir] = self.lookup(p, dir, color);
+            }
+        }
+        self.threats[p as usize] = [self.compute_threat(p, BLACK), self.compute_threat(p, WHITE)];
+    }
+
+    /// What a stone of `color` on the empty point `p` would make (kept up to date as stones
+    /// come and go). Black's double threats and overlines under renju are checked against the
+    /// full forbidden-point rules here, as that depends on more than the lines through `p`.
+    pub(crate) fn threat(&mut self, p: Point, color: u8) -> PointThreat {
+        let t = self.threats[p as usize][color as usize - 1];
+        if t.risky
+            && self.rule == Rule::Renju
+            && color == BLACK
+            && crate::renju::is_forbidden_cells(&mut self.cells, p)
+        {
+            return PointThreat { forbidden: true, ..PointThreat::default() };
         }
         t
     }
@@ -707,5 +753,37 @@ impl Agent<Board> for EnginePlayer {
         report: &mut dyn FnMut(&SearchInfo<Point>),
     ) -> Decision<Point> {
         self.engine.think(state, limits, report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_core::rng::rng_from_seed;
+    use rand::RngExt;
+
+    #[test]
+    fn cached_threats_match_a_fresh_computation() {
+        let mut rng = rng_from_seed(9);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+            let mut engine = Engine::new(EngineConfig { tt_bits: 10, ..EngineConfig::default() });
+            engine.load(&Board::new(15, rule));
+            for step in 0..300 {
+                let empties: Vec<Point> =
+                    Board::new(15, rule).points().filter(|&p| engine.cells[p as usize] == EMPTY).collect();
+                if engine.stack.len() > 40 || (step % 3 == 2 && !engine.stack.is_empty()) {
+                    engine.unplace();
+                } else {
+                    engine.place(empties[rng.random_range(0..empties.len())]);
+                }
+                for p in Board::new(15, rule).points().filter(|&p| engine.cells[p as usize] == EMPTY) {
+                    for color in [BLACK, WHITE] {
+                        let fresh = engine.compute_threat(p, color);
+                        let cached = engine.threats[p as usize][color as usize - 1];
+                        assert_eq!(format!("{fresh:?}"), format!("{cached:?}"), "rule {rule:?} step {step}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -156,10 +156,29 @@ pub fn warm_up() {
 }
 
 /// The shape a stone of `color` (1 black, 2 white) placed on a point with line key `key` makes.
-#[inline]
+#[cfg(test)]
 pub fn shape(key: u16, color: u8, exact: bool) -> Shape {
-    let entry = table().0[key as usize];
-    SHAPES[entry[(color as usize - 1) + 2 * usize::from(exact)] as usize]
+    ShapeTable::get().shape(key, column(color, exact))
+}
+
+/// The table's column for a colour under a rule: black and white, five-or-more or exactly five.
+pub const fn column(color: u8, exact: bool) -> usize {
+    (color as usize - 1) + 2 * exact as usize
+}
+
+/// A handle on the shape table, for hot loops that should not touch the lazy initialiser.
+#[derive(Clone, Copy)]
+pub struct ShapeTable(&'static [[u8; 4]]);
+
+impl ShapeTable {
+    pub fn get() -> Self {
+        ShapeTable(&table().0)
+    }
+
+    #[inline]
+    pub fn shape(self, key: u16, column: usize) -> Shape {
+        SHAPES[self.0[key as usize][column] as usize]
+    }
 }
 
 #[cfg(test)]
