@@ -208,7 +208,7 @@ fn generate() {
                     }
                 }
             }
-            let seat = ((b.moves().len() + game as usize) % 2) as usize;
+            let seat = (b.moves().len() + game as usize) % 2;
             let d = agents[seat].choose(&b, &Limits::new(Budget::iterations(20_000)), &mut |_| {});
             b.place(d.action);
         }
