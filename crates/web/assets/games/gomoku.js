@@ -111,6 +111,7 @@ export default {
     let placing = null; // a stone sent to the server, drawn until its answer arrives
     let line = null; // {moves, player}: an AI's line shown on the board
     let pointer = 'mouse';
+    let keyboard = false; // the cursor was moved with the arrow keys
     let lastCount = -1;
     let fresh = false;
 
@@ -177,7 +178,7 @@ export default {
     board.addEventListener('pointermove', (e) => {
       if (e.pointerType !== 'mouse') return;
       const p = pointAt(e);
-      if (p !== hover) { hover = p; drawGhost(); }
+      if (p !== hover || keyboard) { hover = p; keyboard = false; drawGhost(); }
     });
     board.addEventListener('pointerleave', (e) => {
       if (e.pointerType === 'mouse' && hover !== null) { hover = null; drawGhost(); }
@@ -202,12 +203,14 @@ export default {
         const x = Math.max(0, Math.min(size - 1, at.x + (hover ? dx : 0)));
         const y = Math.max(0, Math.min(size - 1, at.y + (hover ? dy : 0)));
         hover = pointName(x, y);
+        keyboard = true;
         drawGhost();
       } else if ((e.key === 'Enter' || e.key === ' ') && hover) {
         e.preventDefault();
         play(hover);
       } else if (e.key === 'Escape') {
         hover = null;
+        keyboard = false;
         pending = null;
         drawGhost();
       }
@@ -229,7 +232,7 @@ export default {
         if (legal.has(shown)) {
           g.append(stone(color, p.x, p.y, pending ? ' ghost pending' : ' ghost'));
         }
-        if (board.matches(':focus-visible') || pending) {
+        if (keyboard || pending) {
           // The row and column through the point, to check its coordinates on a dense board.
           const lo = pos(0);
           const hi = pos(size - 1);
@@ -245,9 +248,12 @@ export default {
     function drawInfo() {
       if (!json) return;
       const stones = json.moves.length;
-      if (json.winner) {
-        const five = json.winning_line;
-        info.textContent = `${json.winner === 'black' ? 'Black' : 'White'} made ${five.length} in a row: ${five[0]}–${five[five.length - 1]}`;
+      if (json.winner && json.winning_line.length) {
+        // The line's ends, the left one (else the upper one) first.
+        const ends = [json.winning_line[0], json.winning_line[json.winning_line.length - 1]].map(parsePoint);
+        ends.sort((a, b) => a.x - b.x || a.y - b.y);
+        const [a, b] = ends.map((p) => pointName(p.x, p.y));
+        info.textContent = `${json.winner === 'black' ? 'Black' : 'White'} made ${json.winning_line.length} in a row: ${a}–${b}`;
       } else if (json.forbidden.length && legal.size) {
         info.textContent = `Renju: black may not play the points marked ×`;
       } else if (json.forbidden.length) {
@@ -319,8 +325,9 @@ export default {
       drawGhost();
     }
 
-    board.addEventListener('focus', drawGhost);
-    board.addEventListener('blur', drawGhost);
+    board.addEventListener('blur', () => {
+      if (keyboard) { hover = null; keyboard = false; drawGhost(); }
+    });
 
     return {
       render(next) {
