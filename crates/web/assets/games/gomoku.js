@@ -97,10 +97,11 @@ export default {
     });
     const info = h('div.gm-info', { 'aria-live': 'polite' });
     const where = h('span.gm-where');
-    clear(root, h('div.gm-wrap',
+    const wrap = h('div.gm-wrap',
       h('div.gm-frame', board),
       h('div.gm-bar', info, h('span.spacer'), where,
-        h('label.gm-toggle', numbersToggle, h('span', 'Move numbers')))));
+        h('label.gm-toggle', numbersToggle, h('span', 'Move numbers'))));
+    clear(root, wrap);
 
     let snap = null;
     let json = null;
@@ -120,6 +121,7 @@ export default {
       const w = 2 * MARGIN + (n - 1) * CELL;
       board.setAttribute('viewBox', `0 0 ${w} ${w}`);
       board.dataset.size = n;
+      wrap.style.setProperty('--gm-size', n);
       const lo = pos(0);
       const hi = pos(n - 1);
       let d = '';
