@@ -348,6 +348,7 @@ test('Gomoku renju: black\'s forbidden points are marked and cannot be played', 
   assert.equal(await page.locator('.gm-ghost .gm-stone').count(), 0);
   await shot('gomoku-renju');
   await page.mouse.click(x, y);
+  assert.match(await page.locator('.gm-info').textContent(), /i8 is forbidden/);
   await page.waitForTimeout(300);
   assert.equal(Object.keys(await stones()).length, 8);
   assert.match(await statusText(), /Black to move/);

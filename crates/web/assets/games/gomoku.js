@@ -87,7 +87,8 @@ export default {
     instances += 1;
     const id = instances;
     const board = svg('svg', {
-      class: 'gm-board', tabindex: 0, role: 'grid', 'aria-label': 'Gomoku board',
+      class: 'gm-board', tabindex: 0, role: 'application',
+      'aria-label': 'Gomoku board: the arrow keys move a cursor, Enter plays there',
       'data-cell': CELL, 'data-margin': MARGIN,
     });
     const layers = {};
@@ -187,7 +188,11 @@ export default {
     });
     board.addEventListener('click', (e) => {
       const p = pointAt(e);
-      if (!p || !legal.has(p)) { if (pending) { pending = null; drawGhost(); } return; }
+      if (!p || !legal.has(p)) {
+        if (pending) { pending = null; drawGhost(); }
+        if (p && legal.size && json.forbidden.includes(p)) info.textContent = `${p} is forbidden for black under renju`;
+        return;
+      }
       if (pointer !== 'mouse' && pixelsPerCell() < CONFIRM_BELOW && pending !== p) {
         pending = p;
         drawGhost();
@@ -243,6 +248,8 @@ export default {
         }
       }
       where.textContent = shown || '';
+      board.classList.toggle('can-play', Boolean(shown && legal.has(shown)));
+      board.classList.toggle('forbidden-here', Boolean(shown && legal.size && json && json.forbidden.includes(shown)));
       if (pending) info.textContent = `Tap ${pending} again to play it`;
       else drawInfo();
     }
