@@ -104,7 +104,6 @@ export default {
         h('label.gm-toggle', numbersToggle, h('span', 'Move numbers'))));
     clear(root, wrap);
 
-    let snap = null;
     let json = null;
     let size = 0;
     let legal = new Set();
@@ -116,6 +115,7 @@ export default {
     let keyboard = false; // the cursor was moved with the arrow keys
     let lastCount = -1;
     let fresh = false;
+    const stoneEls = new Map(); // point -> its stone's element, kept while it does not change
 
     function build(n) {
       size = n;
@@ -136,6 +136,7 @@ export default {
       const gradient = (name, stops) => svg('radialGradient', { id: `gm-${name}-${id}`, cx: 0.38, cy: 0.34, r: 0.7, fx: 0.32, fy: 0.28 },
         stops.map(([offset, color]) => svg('stop', { offset, 'stop-color': color })));
       for (const key of ['marks', 'stones', 'win', 'overlay', 'ghost']) layers[key] = svg('g', { class: `gm-${key}` });
+      stoneEls.clear();
       board.replaceChildren(
         svg('defs', {},
           gradient('black', [[0, '#707070'], [0.35, '#2c2c2c'], [1, '#050505']]),
@@ -278,7 +279,7 @@ export default {
       const order = new Map(json.moves.map((m, i) => [m, i + 1]));
       const last = json.moves.length ? json.moves[json.moves.length - 1] : null;
       const five = new Set(json.winning_line);
-      const stones = [];
+      const seen = new Set();
       const marks = [];
       const overlay = [];
       for (let y = 0; y < size; y++) {
@@ -288,8 +289,16 @@ export default {
           if (c === '.') continue;
           const name = pointName(x, y);
           const color = c === 'x' ? 'black' : 'white';
-          const cls = `${name === last ? ' last' : ''}${name === last && fresh ? ' fresh' : ''}${five.has(name) ? ' five' : ''}`;
-          stones.push(stone(color, x, y, cls));
+          const key = `${color}${name === last ? ' last' : ''}${five.has(name) ? ' five' : ''}`;
+          seen.add(name);
+          const old = stoneEls.get(name);
+          if (!old || old.dataset.key !== key) {
+            const el = stone(color, x, y, `${key.slice(color.length)}${name === last && fresh ? ' fresh' : ''}`);
+            el.dataset.key = key;
+            if (old) old.replaceWith(el);
+            else layers.stones.append(el);
+            stoneEls.set(name, el);
+          }
           const n = order.get(name);
           if (numbers && n) {
             overlay.push(svg('text', {
@@ -317,7 +326,9 @@ export default {
             svg('text', { class: `gm-number ${color} plan`, x: pos(p.x), y: pos(p.y) }, String(i + 1)));
         });
       }
-      layers.stones.replaceChildren(...stones);
+      for (const [name, el] of stoneEls) {
+        if (!seen.has(name)) { el.remove(); stoneEls.delete(name); }
+      }
       layers.marks.replaceChildren(...marks);
       layers.overlay.replaceChildren(...overlay);
       const win = [];
@@ -339,8 +350,7 @@ export default {
     });
 
     return {
-      render(next) {
-        snap = next;
+      render(snap) {
         json = snap.position.json;
         if (json.size !== size) build(json.size);
         legal = new Set(snap.legal);
@@ -353,7 +363,10 @@ export default {
       },
       /** Shows an AI's line of play on the board (numbered, translucent), or hides it (null). */
       showLine(moves, player) {
-        line = moves && moves.length ? { moves, player } : null;
+        const next = moves && moves.length ? { moves, player } : null;
+        const key = (l) => (l ? `${l.player}:${l.moves.join(' ')}` : '');
+        if (key(next) === key(line)) return;
+        line = next;
         draw();
       },
       destroy() {},
