@@ -234,7 +234,7 @@ test('Connect Four: a short game against the AI by clicking columns', { timeout:
 });
 
 test('Gomoku: a human plays stones against the AI by clicking intersections, to the end', { timeout: 240000 }, async () => {
-  await setUp('gomoku', 'hva', { 1: { agent: 'alphabeta', params: 'time=50' } });
+  await setUp('gomoku', 'hva', { 1: { agent: 'alphabeta', params: 'time=200' } });
   await setOption('size', 15);
   await setOption('rule', 'freestyle');
   await page.locator('select[name=pace]').selectOption('0');
@@ -249,6 +249,7 @@ test('Gomoku: a human plays stones against the AI by clicking intersections, to 
   // Black builds a row through the centre, then plays next to its own stones.
   const plan = ['h8', 'i8', 'j8', 'g8', 'k8', 'f8', 'l8', 'h9', 'h7', 'i9', 'i7', 'g9', 'g7', 'j9', 'j7'];
   let moves = 0;
+  let sawLine = false;
   for (;;) {
     const turn = await waitForTurn();
     if (turn === 'over') break;
@@ -279,11 +280,23 @@ test('Gomoku: a human plays stones against the AI by clicking intersections, to 
     await page.locator(`.gm-stones .gm-stone.black[data-point="${point}"]`).waitFor({ timeout: 10000 });
     await page.waitForFunction((n) => document.querySelectorAll('.gm-stones .gm-stone.white').length > n
       || /wins|You win|Draw/.test(document.querySelector('[data-testid=status]').textContent), whites, { timeout: 30000 });
-    if (moves === 2) {
-      // The AI's report: its value and best line, moves as points like h8.
-      const line = await page.locator('[data-testid=thinking] .gm-line-move').allTextContents();
-      assert.ok(line.length >= 1 && line.every((m) => /^[a-o]\d{1,2}$/.test(m.trim())), `best line ${line}`);
+    // The AI's report: its value and best line, moves as points like h8 (a search cut short
+    // by its time may report no line: then the next answer is checked).
+    const line = await page.locator('[data-testid=thinking] .gm-line-move').allTextContents();
+    if (!sawLine && line.length) {
+      sawLine = true;
+      assert.ok(line.every((m) => /^[a-o]\d{1,2}$/.test(m.trim())), `best line ${line}`);
       assert.match(await page.locator('[data-testid=thinking]').textContent(), /value/);
+      // The rest of the line can be drawn on the board, numbered, on the points still empty.
+      const toggle = page.locator('[data-testid=line-on-board]');
+      if (await toggle.count()) {
+        await toggle.check();
+        const now = await stones();
+        const expected = line.slice(1).map((m) => m.trim()).filter((m) => !now[m]);
+        assert.deepEqual(await page.locator('.gm-overlay .gm-stone.plan').evaluateAll((els) => els.map((e) => e.dataset.point)), expected);
+        await toggle.uncheck();
+        assert.equal(await page.locator('.gm-overlay .gm-stone.plan').count(), 0);
+      }
     }
     if (moves >= 40) {
       page.once('dialog', (d) => d.accept());
@@ -292,6 +305,7 @@ test('Gomoku: a human plays stones against the AI by clicking intersections, to 
     }
   }
   await waitForOver();
+  assert.ok(sawLine, 'the AI showed a best line');
   const status = await statusText();
   assert.match(status, /You win|White wins/);
   const board = await stones();
