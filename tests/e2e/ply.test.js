@@ -67,10 +67,44 @@ async function setUp(game, mode, seats = {}) {
     const card = page.locator(`.side-card[data-seat="${seat}"]`);
     await card.locator('select[name=agent]').selectOption(agent);
     if (params) {
-      await card.locator('summary').click();
+      if (!(await card.locator('details').evaluate((d) => d.open))) await card.locator('summary').click();
       await card.locator('input[name=params]').fill(params);
     }
   }
+}
+
+/** In the lobby: sets a game option (a menu or a number field). */
+async function setOption(name, value) {
+  const field = page.locator(`[name=${name}]`).first();
+  if (await field.evaluate((el) => el.tagName === 'SELECT')) await field.selectOption(value);
+  else {
+    await field.fill(String(value));
+    await field.dispatchEvent('change');
+  }
+}
+
+/** Where a Gomoku point (`h8`) is on the screen, from the board's own geometry. */
+async function pointXY(name, p = page) {
+  return p.evaluate((name) => {
+    const svg = document.querySelector('.gm-board');
+    const cell = Number(svg.dataset.cell);
+    const margin = Number(svg.dataset.margin);
+    const x = name.charCodeAt(0) - 97;
+    const y = Number(name.slice(1)) - 1;
+    const at = new DOMPoint(margin + x * cell, margin + y * cell).matrixTransform(svg.getScreenCTM());
+    return { x: at.x, y: at.y };
+  }, name);
+}
+
+async function clickPoint(name, p = page) {
+  const { x, y } = await pointXY(name, p);
+  await p.mouse.click(x, y);
+}
+
+/** The stones on the Gomoku board: {h8: 'black', ...}. */
+async function stones(p = page) {
+  return p.locator('.gm-stones .gm-stone').evaluateAll((els) => Object.fromEntries(
+    els.map((el) => [el.dataset.point, el.classList.contains('black') ? 'black' : 'white'])));
 }
 
 async function statusText() {
@@ -199,6 +233,174 @@ test('Connect Four: a short game against the AI by clicking columns', { timeout:
   await shot('connect4-over');
 });
 
+test('Gomoku: a human plays stones against the AI by clicking intersections, to the end', { timeout: 240000 }, async () => {
+  await setUp('gomoku', 'hva', { 1: { agent: 'alphabeta', params: 'time=200' } });
+  await setOption('size', 15);
+  await setOption('rule', 'freestyle');
+  await page.locator('select[name=pace]').selectOption('0');
+  await page.click('[data-testid=start]');
+  await page.waitForURL(/#\/game\/\d+/);
+  await page.locator('.gm-board[data-size="15"]').waitFor();
+  // Coordinates along the edges: letters a-o across, numbers 1-15 down from the top.
+  const coords = await page.locator('.gm-coord').allTextContents();
+  for (const c of ['a', 'h', 'o', '1', '8', '15']) assert.ok(coords.includes(c), `coordinate ${c} shown`);
+  assert.equal(await page.locator('.gm-star').count(), 5);
+
+  // Black builds a row through the centre, then plays next to its own stones.
+  const plan = ['h8', 'i8', 'j8', 'g8', 'k8', 'f8', 'l8', 'h9', 'h7', 'i9', 'i7', 'g9', 'g7', 'j9', 'j7'];
+  let moves = 0;
+  let sawLine = false;
+  for (;;) {
+    const turn = await waitForTurn();
+    if (turn === 'over') break;
+    const board = await stones();
+    const whites = Object.values(board).filter((c) => c === 'white').length;
+    let point = plan.find((m) => !board[m]);
+    if (!point) {
+      // Any empty point near the centre.
+      for (let r = 1; !point && r < 8; r++) {
+        for (let dx = -r; dx <= r && !point; dx++) {
+          for (let dy = -r; dy <= r && !point; dy++) {
+            const name = `${String.fromCharCode(97 + 7 + dx)}${8 + dy}`;
+            if (!board[name]) point = name;
+          }
+        }
+      }
+    }
+    if (moves === 3) {
+      // The hover ghost: a translucent stone where the next one would go.
+      const { x, y } = await pointXY(point);
+      await page.mouse.move(x, y);
+      await page.locator('.gm-ghost .gm-stone.ghost.black').waitFor();
+      await shot('gomoku-play');
+    }
+    await clickPoint(point);
+    moves += 1;
+    // The stone appears where it was clicked; the AI answers (unless that stone won).
+    await page.locator(`.gm-stones .gm-stone.black[data-point="${point}"]`).waitFor({ timeout: 10000 });
+    await page.waitForFunction((n) => document.querySelectorAll('.gm-stones .gm-stone.white').length > n
+      || /wins|You win|Draw/.test(document.querySelector('[data-testid=status]').textContent), whites, { timeout: 30000 });
+    // The AI's report: its value and best line, moves as points like h8 (a search cut short
+    // by its time may report no line: then the next answer is checked).
+    const line = await page.locator('[data-testid=thinking] .gm-line-move').allTextContents();
+    if (!sawLine && line.length) {
+      sawLine = true;
+      assert.ok(line.every((m) => /^[a-o]\d{1,2}$/.test(m.trim())), `best line ${line}`);
+      assert.match(await page.locator('[data-testid=thinking]').textContent(), /value/);
+      // The rest of the line can be drawn on the board, numbered, on the points still empty.
+      const toggle = page.locator('[data-testid=line-on-board]');
+      if (await toggle.count()) {
+        await toggle.check();
+        const now = await stones();
+        const expected = line.slice(1).map((m) => m.trim()).filter((m) => !now[m]);
+        assert.deepEqual(await page.locator('.gm-overlay .gm-stone.plan').evaluateAll((els) => els.map((e) => e.dataset.point)), expected);
+        await toggle.uncheck();
+        assert.equal(await page.locator('.gm-overlay .gm-stone.plan').count(), 0);
+      }
+    }
+    if (moves >= 40) {
+      page.once('dialog', (d) => d.accept());
+      await page.click('[data-testid=resign]');
+      break;
+    }
+  }
+  await waitForOver();
+  assert.ok(sawLine, 'the AI showed a best line');
+  const status = await statusText();
+  assert.match(status, /You win|White wins/);
+  const board = await stones();
+  const plies = Object.keys(board).length;
+  assert.ok(plies >= 9, `${plies} stones`);
+  if (!/resigned/.test(status)) {
+    // The winning five is highlighted, with a stroke through it.
+    assert.ok(await page.locator('.gm-stone.five').count() >= 5, 'the five is highlighted');
+    assert.equal(await page.locator('.gm-five').count(), 1);
+  }
+  assert.equal(await page.locator('.gm-last').count(), 1, 'the last stone is marked');
+  assert.equal(await page.locator('[data-testid=record] li').count(), plies);
+  await page.locator('[data-testid=replay]').waitFor();
+  await shot('gomoku-over');
+
+  // The replay redraws the board from each position's moves.
+  await page.locator('[data-testid=replay]').fill('0');
+  assert.equal(await page.locator('.gm-stones .gm-stone').count(), 0);
+  await page.locator('[data-testid=replay]').fill('3');
+  const record = (await page.locator('[data-testid=record] li').allTextContents()).map((t) => /[a-o]\d+$/.exec(t.trim())[0]);
+  assert.deepEqual(await stones(), { [record[0]]: 'black', [record[1]]: 'white', [record[2]]: 'black' });
+  assert.equal(await page.locator('.gm-five').count(), 0, 'no five before the end');
+  // Move numbers: one per stone, the third the last.
+  await page.locator('[data-testid=gm-numbers]').check();
+  assert.deepEqual((await page.locator('.gm-number').allTextContents()).sort(), ['1', '2', '3']);
+  assert.equal(await page.locator('.gm-number.last').textContent(), '3');
+  await shot('gomoku-replay');
+  await page.locator('[data-testid=gm-numbers]').uncheck();
+  await page.locator('[data-testid=replay]').fill(String(plies));
+  assert.equal(await page.locator('.gm-stones .gm-stone').count(), plies);
+});
+
+test('Gomoku renju: black\'s forbidden points are marked and cannot be played', { timeout: 120000 }, async () => {
+  await setUp('gomoku', 'hvh');
+  await setOption('size', 15);
+  await setOption('rule', 'renju');
+  await page.click('[data-testid=start]');
+  await page.waitForURL(/#\/game\/\d+/);
+  await page.locator('.gm-board').waitFor();
+  // Black g8 h8 i9 i10, white in the corners: i8 would make two open threes for black.
+  const moves = ['g8', 'a1', 'h8', 'o1', 'i9', 'a15', 'i10'];
+  for (const [i, m] of moves.entries()) {
+    await clickPoint(m);
+    await page.locator(`.gm-stones .gm-stone.${i % 2 ? 'white' : 'black'}[data-point="${m}"]`).waitFor({ timeout: 10000 });
+  }
+  assert.equal(await page.locator('.gm-forbidden').count(), 0, 'nothing is forbidden to white');
+  await clickPoint('o15');
+  await page.locator('.gm-forbidden[data-point="i8"]').waitFor({ timeout: 10000 });
+  assert.deepEqual(await page.locator('.gm-forbidden').evaluateAll((els) => els.map((e) => e.dataset.point)), ['i8']);
+  assert.match(await page.locator('.gm-info').textContent(), /Renju/);
+  // No ghost over the forbidden point, and a click there plays nothing.
+  const { x, y } = await pointXY('i8');
+  await page.mouse.move(x, y);
+  assert.equal(await page.locator('.gm-ghost .gm-stone').count(), 0);
+  await shot('gomoku-renju');
+  await page.mouse.click(x, y);
+  assert.match(await page.locator('.gm-info').textContent(), /i8 is forbidden/);
+  await page.waitForTimeout(300);
+  assert.equal(Object.keys(await stones()).length, 8);
+  assert.match(await statusText(), /Black to move/);
+  // Elsewhere black may play; then white is to move and nothing is marked.
+  await clickPoint('c3');
+  await page.locator('.gm-stones .gm-stone.black[data-point="c3"]').waitFor({ timeout: 10000 });
+  assert.equal(await page.locator('.gm-forbidden').count(), 0);
+  // The keyboard: the arrows move a cursor from the last stone, Enter plays.
+  await page.locator('.gm-board').focus();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowRight');
+  await page.locator('.gm-cursor').waitFor();
+  assert.equal(await page.locator('.gm-where').textContent(), 'd3');
+  await page.keyboard.press('Enter');
+  await page.locator('.gm-stones .gm-stone.white[data-point="d3"]').waitFor({ timeout: 10000 });
+  page.once('dialog', (d) => d.accept());
+  await page.click('[data-testid=resign]');
+  await waitForOver();
+});
+
+test('Gomoku 20x20: AI vs AI to the end, move numbers readable', { timeout: 240000 }, async () => {
+  await setUp('gomoku', 'ava', { 0: { agent: 'pattern' }, 1: { agent: 'alphabeta', params: 'time=50' } });
+  await setOption('size', 20);
+  await setOption('rule', 'freestyle');
+  await page.locator('select[name=pace]').selectOption('0');
+  await page.click('[data-testid=start]');
+  await page.waitForURL(/#\/game\/\d+/);
+  await page.locator('.gm-board[data-size="20"]').waitFor();
+  await page.locator('[data-testid=gm-numbers]').check();
+  await waitForOver(200000);
+  assert.match(await statusText(), /Black wins|White wins|Draw/);
+  const count = await page.locator('.gm-stones .gm-stone').count();
+  assert.equal(await page.locator('.gm-number').count(), count);
+  assert.equal(await page.locator('.gm-coord').count(), 4 * 20);
+  await shot('gomoku-20x20');
+  await page.locator('[data-testid=gm-numbers]').uncheck();
+});
+
 test('AI vs AI: a watched game runs to its end, with the AI\'s thoughts shown', { timeout: 180000 }, async () => {
   await setUp('einstein', 'ava', { 0: { agent: 'mcts', params: 'iters=300' }, 1: { agent: 'expectimax', params: 'depth=2' } });
   await page.locator('select[name=setup]').selectOption('random');
@@ -256,5 +458,45 @@ test('pages fit a phone-sized screen', { timeout: 60000 }, async () => {
   const width = await phone.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `no sideways scrolling (page is ${width}px wide)`);
   await shot('phone-einstein', phone);
+  await phone.close();
+});
+
+test('Gomoku on a phone: the board fits, and a tap on a dense board asks for a second tap', { timeout: 60000 }, async () => {
+  const phone = await context.newPage();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await phone.goto(`${base}/#/games`);
+  await phone.locator('[data-testid=games] tbody tr').first().waitFor();
+  await phone.locator('tr:has-text("Gomoku"):has-text("Human vs alphabeta")').first().click();
+  await phone.locator('.gm-board .gm-stone').first().waitFor();
+  let width = await phone.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no sideways scrolling (page is ${width}px wide)`);
+  const box = await phone.locator('.gm-board').boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390, 'the whole board is on the screen');
+  await shot('phone-gomoku', phone);
+
+  // 22x22 on a phone: about 15 px between lines, so a tap only shows where the stone would go.
+  const created = await fetch(`${base}/api/games`, {
+    method: 'POST',
+    body: JSON.stringify({ game: 'gomoku', options: 'size=22,rule=renju', sides: [{ kind: 'human' }, { kind: 'human' }] }),
+  }).then((r) => r.json());
+  await phone.goto(`${base}/#/game/${created.id}`);
+  await phone.locator('.gm-board[data-size="22"]').waitFor();
+  width = await phone.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no sideways scrolling on 22x22 (page is ${width}px wide)`);
+  const tap = async (name) => {
+    const { x, y } = await pointXY(name, phone);
+    await phone.evaluate(([x, y]) => {
+      const svg = document.querySelector('.gm-board');
+      svg.dispatchEvent(new PointerEvent('pointerdown', { pointerType: 'touch', clientX: x, clientY: y, bubbles: true }));
+      svg.dispatchEvent(new MouseEvent('click', { clientX: x, clientY: y, bubbles: true }));
+    }, [x, y]);
+  };
+  await tap('k11');
+  await phone.locator('.gm-ghost .gm-stone.pending[data-point="k11"]').waitFor();
+  assert.match(await phone.locator('.gm-info').textContent(), /Tap k11 again/);
+  assert.equal(await phone.locator('.gm-stones .gm-stone').count(), 0);
+  await shot('phone-gomoku-22', phone);
+  await tap('k11');
+  await phone.locator('.gm-stones .gm-stone.black[data-point="k11"]').waitFor({ timeout: 10000 });
   await phone.close();
 });

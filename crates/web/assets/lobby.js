@@ -19,13 +19,17 @@ function saved() {
   try { return JSON.parse(localStorage.getItem(SAVED)) || {}; } catch { return {}; }
 }
 
-/** A select or number field for a game option, guessed from its help text. */
-function optionField(opt, value, onChange) {
-  const choices = [...opt.help.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+/** A select or number field for a game option: a menu of the choices the game's page lists, or
+ * that the help text quotes; a number field for a numeric default. */
+function optionField(opt, value, onChange, pageChoices) {
+  const choices = pageChoices || [...opt.help.matchAll(/'([^']+)'/g)].map((m) => m[1]);
   const range = /(\d+)\s*[-–]\s*(\d+)/.exec(opt.help);
   let input;
   if (choices.length >= 2) {
-    input = h('select', { name: opt.name }, choices.map((c) => h('option', { value: c, selected: c === value }, c)));
+    input = h('select', { name: opt.name }, choices.map((c) => {
+      const [v, label] = Array.isArray(c) ? c : [c, c];
+      return h('option', { value: v, selected: v === value }, label);
+    }));
   } else if (/^\d+$/.test(opt.default)) {
     input = h('input', { type: 'number', name: opt.name, value, min: range ? range[1] : 0, max: range ? range[2] : undefined });
   } else {
@@ -73,7 +77,8 @@ export async function lobbyPage(root) {
     const key = `${state.game}:${seat}`;
     if (!state.sides[key]) {
       const agents = entry().agents;
-      const preferred = agents.find((a) => a.name === 'mcts') || agents[0];
+      const wanted = pageFor(state.game).defaultAgent || 'mcts';
+      const preferred = agents.find((a) => a.name === wanted) || agents.find((a) => a.name === 'mcts') || agents[0];
       state.sides[key] = { kind: seat === 0 ? 'human' : 'ai', agent: preferred.name, time: 1000, params: '' };
     }
     return state.sides[key];
@@ -110,10 +115,11 @@ export async function lobbyPage(root) {
 
   function drawOptions() {
     const opts = entry().options;
+    const menus = pageFor(state.game).optionChoices || {};
     clear(optionsBox, opts.length ? opts.map((o) => optionField(o, optionValue(o), (v) => {
       state.options[state.game] = { ...(state.options[state.game] || {}), [o.name]: v };
       refresh();
-    })) : h('span.muted', 'This game has no options.'));
+    }, menus[o.name])) : h('span.muted', 'This game has no options.'));
   }
 
   function drawModes() {

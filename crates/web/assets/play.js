@@ -122,6 +122,25 @@ export async function gamePage(root, id) {
     }));
   }
 
+  // Whether the AI's best line is drawn on the board (for pages that can: `showLine`).
+  let lineOnBoard = board.showLine ? localStorage.getItem('ply.lineOnBoard') === '1' : false;
+
+  /** Draws the AI's line on the board when asked, if it starts from the position shown. */
+  function syncLine(info, player) {
+    if (!board.showLine) return;
+    let moves = null;
+    let first = player;
+    if (lineOnBoard && info && info.pv && info.pv.length && view.status === 'playing') {
+      if (view.thinking) moves = info.pv;
+      else if (view.actions.length && view.actions[view.actions.length - 1].info === info) {
+        // The report of the move just played: the rest of its line follows from here.
+        moves = info.pv.slice(1);
+        first = (player + 1) % view.num_players;
+      }
+    }
+    board.showLine(moves, first);
+  }
+
   /** The AI's search: live while it thinks, else its report on its last move. */
   function drawThinking(live) {
     let info = null;
@@ -133,11 +152,12 @@ export async function gamePage(root, id) {
       title = `${seatName(player)} · ${sideLabel(view.sides[player])} is thinking`;
     } else {
       const last = [...view.actions].reverse().find((a) => a.by === 'ai' && a.info);
-      if (!last) return clear(thinking);
+      if (!last) { syncLine(null, null); return clear(thinking); }
       player = last.player;
       info = last.info;
       title = `${seatName(player)} played ${format(last)}`;
     }
+    syncLine(info, player);
     const color = seats[player]?.color || 'var(--accent)';
     const parts = [h('div.head', view.thinking ? h('span.spinner') : null, title)];
     if (view.thinking && view.thinking.budget_ms) {
@@ -164,14 +184,27 @@ export async function gamePage(root, id) {
     if (info && !forced) {
       const facts = [];
       if (info.proven !== null && info.proven !== undefined) {
-        facts.push(['result', info.proven > 0 ? `wins in ${info.proven} plies` : `loses in ${-info.proven} plies`]);
+        const plies = (n) => `${n} ${n === 1 ? 'ply' : 'plies'}`;
+        facts.push(['result', info.proven > 0 ? `wins in ${plies(info.proven)}` : `loses in ${plies(-info.proven)}`]);
       }
       if (info.value !== null && info.value !== undefined) facts.push(['value', info.value.toFixed(3)]);
       if (info.depth) facts.push(['depth', info.depth]);
       if (info.iterations) facts.push(['iterations', info.iterations.toLocaleString()]);
-      if (info.pv && info.pv.length) facts.push(['best line', info.pv.join(' ')]);
+      if (info.pv && info.pv.length) {
+        facts.push(['best line', page.formatLine ? page.formatLine(info.pv, player) : info.pv.join(' ')]);
+      }
       if (info.elapsed_ms !== undefined) facts.push(['time', `${info.elapsed_ms} ms`]);
-      parts.push(h('dl.facts', facts.map(([k, v]) => [h('dt', k), h('dd', String(v))])));
+      parts.push(h('dl.facts', facts.map(([k, v]) => [h('dt', k), h('dd', v instanceof Node ? v : String(v))])));
+      if (board.showLine && info.pv && info.pv.length > 1 && view.status === 'playing') {
+        parts.push(h('label.line-toggle', h('input', {
+          type: 'checkbox', checked: lineOnBoard, dataset: { testid: 'line-on-board' },
+          onchange: (e) => {
+            lineOnBoard = e.target.checked;
+            localStorage.setItem('ply.lineOnBoard', lineOnBoard ? '1' : '0');
+            syncLine(info, player);
+          },
+        }), 'Show the line on the board'));
+      }
     }
     clear(thinking, h('div.thinking', { dataset: { testid: 'thinking' } }, parts));
   }

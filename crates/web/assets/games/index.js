@@ -4,8 +4,9 @@
 import generic from './generic.js';
 import einstein from './einstein.js';
 import connect4 from './connect4.js';
+import gomoku from './gomoku.js';
 
-const pages = [einstein, connect4];
+const pages = [einstein, connect4, gomoku];
 
 export function pageFor(name) {
   return pages.find((p) => p.name === name) || generic;
