@@ -56,9 +56,10 @@ pub struct Decision<A> {
     pub info: SearchInfo<A>,
 }
 
-impl<A> Decision<A> {
+impl<A: Clone> Decision<A> {
+    /// A decision with no search behind it: the line is just the action.
     pub fn new(action: A) -> Self {
-        Decision { action, info: SearchInfo::default() }
+        Decision { info: SearchInfo { pv: vec![action.clone()], ..SearchInfo::default() }, action }
     }
 }
 

@@ -109,6 +109,8 @@ pub enum EinsteinRollout {
     Random,
     TakeWins,
     Guided,
+    /// A win, else mostly the move after which the race evaluation likes the mover's chances best.
+    Race,
 }
 
 /// How often a guided playout still moves at random, in 1/256ths.
@@ -139,6 +141,19 @@ impl RolloutPolicy<Einstein> for EinsteinRollout {
             && let Some(&win) = actions.iter().find(|&&a| state.is_winning_move(a))
         {
             return win;
+        }
+        if *self == EinsteinRollout::Race && rng.random_range(0..256u32) >= GUIDED_RANDOM {
+            let mover = state.side() as usize;
+            let value = |a: Action| {
+                let mut after = state.clone();
+                after.apply(a);
+                crate::race::race_win_probability(&after, mover)
+            };
+            return actions
+                .iter()
+                .copied()
+                .max_by(|&a, &b| value(a).total_cmp(&value(b)))
+                .expect("a move to choose");
         }
         if *self == EinsteinRollout::Guided && rng.random_range(0..256u32) >= GUIDED_RANDOM {
             let best = actions.iter().map(|&a| guided_score(state, a)).max().unwrap_or(0);
@@ -187,18 +202,19 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
     let mut mcts_params = tuned_mcts_params(factories::mcts_params());
     mcts_params.push(ParamInfo::new(
         "policy",
-        "wins",
+        "race",
         "playout moves: 'wins' (take a win when there is one) or 'random'",
     ));
     let mcts = AgentFactory::new(
         "mcts",
-        "MCTS with true chance nodes, win-taking playouts, multi-threaded (threads=N), tree reuse",
+        "MCTS with true chance nodes, playouts guided by the race evaluation, multi-threaded (threads=N), tree reuse",
         mcts_params,
         move |p, seed| {
             let config = factories::mcts_config(p)?;
-            let policy = match p.get_choice("policy", &["wins", "guided", "random"])? {
+            let policy = match p.get_choice("policy", &["wins", "guided", "race", "random"])? {
                 "wins" => EinsteinRollout::TakeWins,
                 "guided" => EinsteinRollout::Guided,
+                "race" => EinsteinRollout::Race,
                 _ => EinsteinRollout::Random,
             };
             Ok(wrap(Mcts::new(config, RaceEval, policy, seed), seed))
