@@ -21,11 +21,13 @@ pub struct EngineConfig {
     pub vcf_depth: u32,
     /// Most moves searched at an interior node, best first by the static point scores.
     pub width: usize,
+    /// Late move reductions.
+    pub reductions: bool,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { max_depth: 64, tt_bits: 20, vcf_depth: 24, width: 20 }
+        EngineConfig { max_depth: 64, tt_bits: 20, vcf_depth: 24, width: 20, reductions: true }
     }
 }
 
@@ -489,10 +491,16 @@ impl Engine {
         let mut best_move = moves[0];
         for (i, &p) in moves.iter().enumerate() {
             self.place(p);
+            // Late moves of a free choice are searched a ply shallower first; one that turns out
+            // better than the best so far is searched again at full depth.
+            let reduction = i32::from(self.config.reductions && restricted.is_none() && depth >= 3 && i >= 3);
             let score = if i == 0 {
                 -self.search(next_depth, -beta, -alpha, ply + 1, clock)
             } else {
-                let s = -self.search(next_depth, -alpha - 1, -alpha, ply + 1, clock);
+                let mut s = -self.search(next_depth - reduction, -alpha - 1, -alpha, ply + 1, clock);
+                if reduction > 0 && s > alpha {
+                    s = -self.search(next_depth, -alpha - 1, -alpha, ply + 1, clock);
+                }
                 if s > alpha && s < beta {
                     -self.search(next_depth, -beta, -alpha, ply + 1, clock)
                 } else {
@@ -615,6 +623,7 @@ impl Engine {
         });
         let safe: Vec<Point> = root_moves.iter().copied().filter(|p| !losing.contains(p)).collect();
         let root_set: Vec<Point> = if safe.is_empty() { root_moves.clone() } else { safe };
+        let mut iteration_started = clock.elapsed();
         for depth in 1..=self.config.max_depth as i32 {
             let mut alpha = -WIN - 1;
             let beta = WIN + 1;
@@ -659,7 +668,12 @@ impl Engine {
                 elapsed: clock.elapsed(),
             };
             report(&decision.info);
-            if score.abs() > WIN_THRESHOLD || (clock.has_deadline() && clock.time_used_fraction() > 0.35) {
+            // The next iteration costs a few times this one: start it only if it can finish.
+            let now = clock.elapsed();
+            let last = now - iteration_started;
+            iteration_started = now;
+            let budget = limits.budget.time.unwrap_or(std::time::Duration::MAX);
+            if score.abs() > WIN_THRESHOLD || (clock.has_deadline() && now + last * 3 > budget) {
                 break;
             }
         }

@@ -63,6 +63,7 @@ impl GameDef for Board {
             ),
             ParamInfo::new("vcf", EngineConfig::default().vcf_depth, "plies of the continuous-fours search"),
             ParamInfo::new("width", EngineConfig::default().width, "most moves tried at an interior node"),
+            ParamInfo::new("lmr", EngineConfig::default().reductions, "late move reductions"),
         ];
         vec![
             AgentFactory::new(
@@ -75,6 +76,7 @@ impl GameDef for Board {
                         tt_bits: p.get_in("tt", 10..=28)?,
                         vcf_depth: p.get_in("vcf", 0..=60)?,
                         width: p.get_in("width", 1..=400)?,
+                        reductions: p.get_bool("lmr")?,
                     };
                     Ok(Box::new(EnginePlayer::new(config)))
                 },
