@@ -416,7 +416,6 @@ impl Engine {
         let mut my_fours_exist = false;
         let mut their_fives = Vec::new();
         let mut their_fours_exist = false;
-        let mut their_winning = false;
         for s in &scan {
             if s.mine.five {
                 return WIN - ply - 1;
@@ -427,7 +426,6 @@ impl Engine {
                 their_fives.push(s.point);
             }
             their_fours_exist |= s.theirs.fours > 0;
-            their_winning |= s.theirs.winning;
         }
         if their_fives.len() >= 2 {
             return -(WIN - ply - 2);
@@ -464,20 +462,7 @@ impl Engine {
                 }
             }
         }
-        // Forced: block the five. Facing an open four in the making (an open three), only fours
-        // of our own or stones on the opponent's strong points can matter.
-        let restricted: Option<Vec<Point>> = if forced {
-            Some(their_fives.clone())
-        } else if their_winning {
-            Some(
-                scan.iter()
-                    .filter(|s| s.theirs.winning || s.theirs.fours > 0 || s.mine.fours > 0)
-                    .map(|s| s.point)
-                    .collect(),
-            )
-        } else {
-            None
-        };
+        let restricted = restriction(&scan);
         let mut moves = self.ordered_moves(&scan, ply as usize, tt_move, restricted.as_deref());
         if restricted.is_none() {
             moves.truncate(self.config.width);
@@ -581,21 +566,8 @@ impl Engine {
             report(&info);
             return Decision { action: line[0], info };
         }
-        // The same restrictions as inside the tree: block a five; facing a winning threat, only
-        // defences and our own fours.
-        let their_fives: Vec<Point> = scan.iter().filter(|s| s.theirs.five).map(|s| s.point).collect();
-        let restrict: Option<Vec<Point>> = if !their_fives.is_empty() {
-            Some(their_fives)
-        } else if scan.iter().any(|s| s.theirs.winning) {
-            Some(
-                scan.iter()
-                    .filter(|s| s.theirs.winning || s.theirs.fours > 0 || s.mine.fours > 0)
-                    .map(|s| s.point)
-                    .collect(),
-            )
-        } else {
-            None
-        };
+        // The same restrictions as inside the tree.
+        let restrict = restriction(&scan);
         let mut decision = Decision::new(self.fallback_move(board, &scan));
         let root_moves = self.ordered_moves(&scan, 0, 0, restrict.as_deref());
         // Threat searches with a share of the budget each: a win by threes for us, and which of
@@ -711,6 +683,22 @@ impl Engine {
             .or_else(|| board.points().find(|&p| board.is_legal(p)))
             .expect("asked to move on a full board")
     }
+}
+
+/// The moves worth searching when the opponent threatens: blocking its five; or, facing a
+/// winning threat in the making (an open three, say), only stones on its strong points and fours
+/// of our own. `None`: every candidate.
+fn restriction(scan: &[Scanned]) -> Option<Vec<Point>> {
+    let their_fives: Vec<Point> = scan.iter().filter(|s| s.theirs.five).map(|s| s.point).collect();
+    if !their_fives.is_empty() {
+        return Some(their_fives);
+    }
+    scan.iter().any(|s| s.theirs.winning).then(|| {
+        scan.iter()
+            .filter(|s| s.theirs.winning || s.theirs.fours > 0 || s.mine.fours > 0)
+            .map(|s| s.point)
+            .collect()
+    })
 }
 
 fn best_from(decision: &Decision<Point>) -> Option<Point> {
