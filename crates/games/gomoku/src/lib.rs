@@ -112,15 +112,24 @@ impl GameDef for Board {
         3
     }
 
-    /// Opening stones land near the centre: a random stone on the edge is no opening anyone plays.
+    /// Opening stones land near the centre, each within two points of the stones already
+    /// there: a stone thrown to the edge, or far from the fight, is no opening anyone plays.
     fn opening_action(&self, rng: &mut Rng) -> Point {
         let c = self.size() as i64 / 2;
         let spread = 3i64.min(c);
+        let near = |x: usize, y: usize| {
+            self.moves().is_empty()
+                || self.moves().iter().any(|&q| {
+                    let (qx, qy) = self.xy(q);
+                    qx.abs_diff(x) <= 2 && qy.abs_diff(y) <= 2
+                })
+        };
         loop {
             let x = (c + rng.random_range(-spread..=spread)) as usize;
             let y = (c + rng.random_range(-spread..=spread)) as usize;
             if let Some(p) = self.point(x, y)
                 && self.is_legal(p)
+                && near(x, y)
             {
                 return p;
             }
