@@ -108,8 +108,10 @@ impl GameDef for Board {
         ]
     }
 
+    /// One random stone each: three would give black two random stones against one, and many
+    /// such openings are lost for white before the game begins (freestyle is a first-player win).
     fn opening_plies(&self) -> usize {
-        3
+        2
     }
 
     /// Opening stones land near the centre, each within two points of the stones already
