@@ -81,6 +81,8 @@ pub struct Engine {
     killers: Vec<[Point; 2]>,
     history: Vec<u32>,
     pub(crate) vcf_table: Vec<(u64, u8, bool)>,
+    /// Proven VCT results: key, threes allowed, whether the attacker wins.
+    pub(crate) vct_table: Vec<(u64, u8, bool)>,
     config: EngineConfig,
 }
 
@@ -123,6 +125,7 @@ impl Engine {
             killers: vec![[0; 2]; 256],
             history: vec![0; CELLS],
             vcf_table: vec![(0, 0, false); 1 << 16],
+            vct_table: vec![(0, 0, false); 1 << 16],
             config,
         }
     }

@@ -18,6 +18,24 @@ pub fn vct(engine: &mut Engine, attacker: u8, threes: u32, vcf_depth: i32, clock
     if engine.out_of_budget(clock) {
         return false;
     }
+    // A win with fewer threes is a win with more; a failure with more threes is one with fewer.
+    let key = engine.hash ^ TABLE_SALT[attacker as usize];
+    let slot = (key as usize) & (engine.vct_table.len() - 1);
+    let (k, stored_threes, won) = engine.vct_table[slot];
+    if k == key && ((won && stored_threes as u32 <= threes) || (!won && stored_threes as u32 >= threes)) {
+        return won;
+    }
+    let result = vct_search(engine, attacker, threes, vcf_depth, clock);
+    if !engine.out_of_budget(clock) {
+        engine.vct_table[slot] = (key, threes.min(255) as u8, result);
+    }
+    result
+}
+
+/// Mixed into the table key so that the two attackers' results never meet.
+const TABLE_SALT: [u64; 3] = [0, 0x6A09_E667_F3BC_C909, 0xBB67_AE85_84CA_A73B];
+
+fn vct_search(engine: &mut Engine, attacker: u8, threes: u32, vcf_depth: i32, clock: &Clock) -> bool {
     if crate::vcf::vcf(engine, attacker, vcf_depth, clock).is_some() {
         return true;
     }
