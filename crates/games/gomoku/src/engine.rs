@@ -72,6 +72,8 @@ pub struct Engine {
     /// The shape table's column for black and for white under the rule.
     columns: [usize; 2],
     near: [u8; CELLS],
+    /// Empty points with a stone within two points, as bits by point index: the candidates.
+    candidate_bits: [u64; CELLS / 64],
     pub(crate) stack: Vec<Point>,
     pub(crate) hash: u64,
     pub(crate) nodes: u64,
@@ -116,6 +118,7 @@ impl Engine {
             table: ShapeTable::get(),
             columns: [0, 1],
             near: [0; CELLS],
+            candidate_bits: [0; CELLS / 64],
             stack: Vec::new(),
             hash: 0,
             nodes: 0,
@@ -138,6 +141,7 @@ impl Engine {
         self.stack = board.moves().to_vec();
         self.hash = 0;
         self.near = [0; CELLS];
+        self.candidate_bits = [0; CELLS / 64];
         for i in 0..self.stack.len() {
             let p = self.stack[i];
             self.hash ^= ZOBRIST[p as usize][self.cells[p as usize] as usize - 1];
@@ -164,6 +168,12 @@ impl Engine {
             for dx in -2isize..=2 {
                 let q = (p as isize + dy * STRIDE as isize + dx) as usize;
                 self.near[q] = self.near[q].wrapping_add_signed(delta);
+                let bit = 1u64 << (q % 64);
+                if self.cells[q] == EMPTY && self.near[q] > 0 {
+                    self.candidate_bits[q / 64] |= bit;
+                } else {
+                    self.candidate_bits[q / 64] &= !bit;
+                }
             }
         }
     }
@@ -261,12 +271,21 @@ impl Engine {
         if self.cells[p as usize] != EMPTY {
             return;
         }
+        let mut changed = [false; 2];
         for dir in dirs {
             for color in [BLACK, WHITE] {
-                self.shapes[p as usize][color as usize - 1][dir] = self.lookup(p, dir, color);
+                let shape = self.lookup(p, dir, color);
+                let slot = &mut self.shapes[p as usize][color as usize - 1][dir];
+                // A stone four points away often leaves a line's shape as it was.
+                changed[color as usize - 1] |= *slot != shape;
+                *slot = shape;
             }
         }
-        self.threats[p as usize] = [self.compute_threat(p, BLACK), self.compute_threat(p, WHITE)];
+        for color in [BLACK, WHITE] {
+            if changed[color as usize - 1] {
+                self.threats[p as usize][color as usize - 1] = self.compute_threat(p, color);
+            }
+        }
     }
 
     /// What a stone of `color` on the empty point `p` would make (kept up to date as stones
@@ -287,13 +306,11 @@ impl Engine {
     /// Empty points with a stone within two points.
     pub(crate) fn candidates(&self) -> Vec<Point> {
         let mut out = Vec::with_capacity(64);
-        for y in 0..self.size {
-            let row = (y + crate::board::PAD) * STRIDE + crate::board::PAD;
-            for x in 0..self.size {
-                let p = row + x;
-                if self.cells[p] == EMPTY && self.near[p] > 0 {
-                    out.push(p as Point);
-                }
+        for (i, &word) in self.candidate_bits.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                out.push((i * 64 + bits.trailing_zeros() as usize) as Point);
+                bits &= bits - 1;
             }
         }
         if out.is_empty() && self.stack.is_empty() {
