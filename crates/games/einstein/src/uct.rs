@@ -101,7 +101,20 @@ struct Search<'a> {
     moves: Vec<Action>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// An empty tree whose root follows a move of `root_mover`.
+    fn new(config: &'a PatentUctConfig, seed: u64, root_mover: u8) -> Self {
+        let mut search = Search {
+            config,
+            nodes: Vec::new(),
+            arms: Vec::new(),
+            rng: rng_from_seed(seed),
+            moves: Vec::new(),
+        };
+        search.new_node(None, root_mover);
+        search
+    }
+
     fn new_node(&mut self, action: Option<Action>, mover: u8) -> u32 {
         self.nodes.push(Node {
             action,
@@ -315,14 +328,7 @@ impl Agent<Einstein> for PatentUct {
         }
         let seed = derive_seed(self.seed, self.decisions);
         self.decisions += 1;
-        let mut search = Search {
-            config: &self.config,
-            nodes: Vec::new(),
-            arms: Vec::new(),
-            rng: rng_from_seed(seed),
-            moves: Vec::new(),
-        };
-        search.new_node(None, state.side() ^ 1);
+        let mut search = Search::new(&self.config, seed, state.side() ^ 1);
         let iterations = search.run(state, die, &clock);
         let (action, win_rate, _) = search.choose(die, self.config.final_rule);
         let info = SearchInfo {
@@ -350,14 +356,7 @@ mod tests {
             .parse_state("r1r2r3../r4r5.../r6...b6/...b5b4/..b3b2b1 red 3 0-0")
             .unwrap();
         let config = PatentUctConfig { expand_after: 1, ..PatentUctConfig::default() };
-        let mut search = Search {
-            config: &config,
-            nodes: Vec::new(),
-            arms: Vec::new(),
-            rng: rng_from_seed(1),
-            moves: Vec::new(),
-        };
-        search.new_node(None, 1);
+        let mut search = Search::new(&config, 1, 1);
         // Iterate until some child of the root has been expanded and visited often.
         for _ in 0..400 {
             search.iterate(&state, 3);
@@ -395,14 +394,7 @@ mod pruning_tests {
     fn root_moves(text: &str, die: u8, prune: bool) -> Vec<String> {
         let state = Einstein::new(Options::default()).parse_state(text).unwrap();
         let config = PatentUctConfig { prune_bad: prune, ..PatentUctConfig::default() };
-        let mut search = Search {
-            config: &config,
-            nodes: Vec::new(),
-            arms: Vec::new(),
-            rng: rng_from_seed(1),
-            moves: Vec::new(),
-        };
-        search.new_node(None, state.side() ^ 1);
+        let mut search = Search::new(&config, 1, state.side() ^ 1);
         search.expand(0, &state, &[die]);
         let (s, e) = search.nodes[0].arm_ranges[die as usize - 1];
         (s..e)
