@@ -169,7 +169,7 @@ def play_game(args, index, binary):
             player = state.current_player()
             legal = {os_move_to_ply(state.action_to_string(player, a)): a for a in state.legal_actions()}
             if player == ply_player:
-                move = engine.go(args.ms)
+                move = engine.go(args.ply_ms or args.ms)
                 if move not in legal:
                     raise BridgeError(f"ply chose {move}, not among OpenSpiel's legal moves {sorted(legal)}")
                 action = legal[move]
@@ -222,7 +222,8 @@ def run_match(args):
         print(file=sys.stderr)
     p, lo, hi = interval(wins, args.games)
     print(f"ply {args.agent} vs OpenSpiel MCTS (uct_c={args.uct_c}, random rollouts), "
-          f"{args.ms} ms per move, {args.games} games, colours alternated")
+          f"{args.ms} ms per move" + (f" (ply {args.ply_ms} ms)" if args.ply_ms else "") +
+          f", {args.games} games, colours alternated")
     print(f"ply score {100 * p:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]  "
           f"({int(wins)} wins, {args.games - int(wins)} losses)  "
           f"Elo {elo(p):+.0f} [{elo(lo):+.0f}, {elo(hi):+.0f}]  in {time.time() - started:.0f} s")
@@ -294,6 +295,8 @@ def main():
     m.add_argument("--games", type=int, default=400)
     m.add_argument("--jobs", type=int, default=2, help="games played at once")
     m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--ply-ms", type=int, default=None,
+                   help="time per move for the Ply agent, if not --ms (for scaling experiments)")
     m.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel MCTS exploration constant")
     m.add_argument("--quiet", action="store_true")
     s = sub.add_parser("speed", help="random games/s and MCTS simulations/s, OpenSpiel vs Ply, one core")

@@ -9,9 +9,9 @@ use ply_core::{
 use ply_search::{AlphaBeta, Mcts, MoveOrderer, RolloutPolicy, factories};
 use rand::RngExt;
 
-use crate::race::RaceEval;
 use crate::rules::{Action, Einstein, GOAL, Phase, SetupMode, TARGETS};
 use crate::setup::SETUPS;
+use crate::threat::QuiescentRaceEval;
 use crate::uct::{FinalRule, PatentUct, PatentUctConfig};
 
 /// Wraps a move-playing agent: arrangements by [`choose_setup`], moves by the inner agent on the
@@ -143,12 +143,8 @@ impl RolloutPolicy<Einstein> for EinsteinRollout {
             return win;
         }
         if *self == EinsteinRollout::Race && rng.random_range(0..256u32) >= GUIDED_RANDOM {
-            let mover = state.side() as usize;
-            let value = |a: Action| {
-                let mut after = state.clone();
-                after.apply(a);
-                crate::race::race_win_probability(&after, mover)
-            };
+            let scorer = crate::race::RaceScorer::new(state);
+            let value = |a: Action| scorer.after(state, a);
             return actions
                 .iter()
                 .copied()
@@ -205,6 +201,7 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
         "race",
         "playout moves: 'wins' (take a win when there is one) or 'random'",
     ));
+    mcts_params.push(quiesce_param());
     let mcts = AgentFactory::new(
         "mcts",
         "MCTS with true chance nodes, playouts guided by the race evaluation, multi-threaded (threads=N), tree reuse",
@@ -217,16 +214,20 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
                 "race" => EinsteinRollout::Race,
                 _ => EinsteinRollout::Random,
             };
-            Ok(wrap(Mcts::new(config, RaceEval, policy, seed), seed))
+            Ok(wrap(Mcts::new(config, quiescent_eval(p)?, policy, seed), seed))
         },
     );
     let expectimax = AgentFactory::new(
         "expectimax",
         "*-minimax through the die with iterative deepening, transposition table and the race evaluation",
-        factories::alphabeta_params(),
+        {
+            let mut params = factories::alphabeta_params();
+            params.push(quiesce_param());
+            params
+        },
         |p, seed| {
             let config = factories::alphabeta_config(p)?;
-            Ok(wrap(AlphaBeta::new(config, RaceEval, EinsteinOrder), seed))
+            Ok(wrap(AlphaBeta::new(config, quiescent_eval(p)?, EinsteinOrder), seed))
         },
     );
     let random = AgentFactory::new(
@@ -236,6 +237,14 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
         |_, seed| Ok(Box::new(ply_search::RandomAgent::new(seed))),
     );
     vec![uct, mcts, expectimax, random]
+}
+
+fn quiesce_param() -> ParamInfo {
+    ParamInfo::new("quiesce", 0, "captures the evaluation looks ahead at a leaf (0: the plain race)")
+}
+
+fn quiescent_eval(p: &Params) -> Result<QuiescentRaceEval, Error> {
+    Ok(QuiescentRaceEval { depth: p.get_in("quiesce", 0..=8)? })
 }
 
 /// The generic MCTS parameters with defaults tuned for EinStein.

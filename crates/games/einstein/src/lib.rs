@@ -8,6 +8,7 @@ mod notation;
 mod race;
 mod rules;
 mod setup;
+mod threat;
 mod uct;
 
 pub use agents::{EinsteinAgent, EinsteinOrder, EinsteinRollout, choose_setup};
@@ -17,6 +18,7 @@ pub use rules::{
     movable_cubes,
 };
 pub use setup::{SETUPS, arrangement, rank};
+pub use threat::QuiescentRaceEval;
 pub use uct::{FinalRule, PatentUct, PatentUctConfig};
 
 use ply_core::{AgentFactory, BenchCase, Error, GameDef, ParamInfo, Params};

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use ply_core::Player;
 use ply_search::Evaluator;
 
-use crate::rules::{Einstein, GOAL, NO_SQUARE, Phase, movable_cubes};
+use crate::rules::{Action, Einstein, GOAL, NO_SQUARE, Phase, TARGETS, movable_cubes};
 
 /// Longest race: six cubes, four moves each.
 const MAX_TURNS: usize = 24;
@@ -98,17 +98,79 @@ fn table() -> &'static RaceTable {
 
 /// The race code of a side: each live cube's distance to the goal.
 fn race_code(state: &Einstein, side: u8) -> usize {
-    let goal = GOAL[side as usize];
-    let (gr, gc) = ((goal / 5) as i32, (goal % 5) as i32);
     state.squares[side as usize]
         .iter()
         .enumerate()
         .filter(|&(_, &sq)| sq != NO_SQUARE)
-        .map(|(i, &sq)| {
-            let distance = ((sq / 5) as i32 - gr).abs().max(((sq % 5) as i32 - gc).abs()) as usize;
-            distance * POWERS[i]
-        })
+        .map(|(i, &sq)| DISTANCE[side as usize][sq as usize] as usize * POWERS[i])
         .sum()
+}
+
+/// Chebyshev distance of every square to each side's goal corner.
+const fn distance_table() -> [[u8; 25]; 2] {
+    let mut table = [[0u8; 25]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let (gr, gc) = ((GOAL[side] / 5) as i32, (GOAL[side] % 5) as i32);
+        let mut sq = 0;
+        while sq < 25 {
+            let dr = (sq as i32 / 5 - gr).abs();
+            let dc = (sq as i32 % 5 - gc).abs();
+            table[side][sq] = if dr > dc { dr as u8 } else { dc as u8 };
+            sq += 1;
+        }
+        side += 1;
+    }
+    table
+}
+
+const DISTANCE: [[u8; 25]; 2] = distance_table();
+
+/// Scores the moves of one position by the race: the mover's winning chance after each move,
+/// from both sides' race codes computed once (a playout policy asks this at every step).
+pub struct RaceScorer {
+    mover_code: usize,
+    other_code: usize,
+}
+
+impl RaceScorer {
+    pub fn new(state: &Einstein) -> Self {
+        let mover = state.side();
+        RaceScorer { mover_code: race_code(state, mover), other_code: race_code(state, mover ^ 1) }
+    }
+
+    /// The race winning chance of the side to move after `action` (a move of the position this
+    /// scorer was made for).
+    pub fn after(&self, state: &Einstein, action: Action) -> f64 {
+        let Action::Move { cube, dir } = action else { return 0.5 };
+        let side = state.side() as usize;
+        let i = cube as usize - 1;
+        let from = state.squares[side][i] as usize;
+        let to = TARGETS[side][from][(dir % 3) as usize] as usize;
+        if to == GOAL[side] as usize {
+            return 1.0;
+        }
+        let mut mover_code = self.mover_code - DISTANCE[side][from] as usize * POWERS[i]
+            + DISTANCE[side][to] as usize * POWERS[i];
+        let mut other_code = self.other_code;
+        let piece = state.board[to];
+        if piece != 0 {
+            let (owner, j) = (((piece - 1) / 6) as usize, ((piece - 1) % 6) as usize);
+            if owner == side {
+                mover_code -= DISTANCE[side][to] as usize * POWERS[j];
+            } else {
+                other_code -= DISTANCE[owner][to] as usize * POWERS[j];
+                if other_code == 0 {
+                    return 1.0;
+                }
+            }
+        }
+        let t = table();
+        let width = MAX_TURNS + 1;
+        let other_cdf = &t.cdf[other_code * width..(other_code + 1) * width];
+        let mover_cdf = &t.cdf[mover_code * width..(mover_code + 1) * width];
+        1.0 - first_wins(other_cdf, mover_cdf)
+    }
 }
 
 /// The probability that the side to move wins the race, given that its turn number `k` comes
@@ -169,6 +231,41 @@ pub fn expected_turns(state: &Einstein, side: u8) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scorer_agrees_with_playing_the_move() {
+        use ply_core::Game;
+        use ply_core::rng::rng_from_seed;
+        use rand::RngExt;
+        let mut rng = rng_from_seed(5);
+        let mut checked = 0;
+        for _ in 0..300 {
+            let mut state = Einstein::new(crate::Options::default());
+            let mut actions = Vec::new();
+            while state.phase() != Phase::Over {
+                if let Phase::Move(_) = state.phase() {
+                    state.legal_actions(&mut actions);
+                    let scorer = RaceScorer::new(&state);
+                    for &action in &actions {
+                        let mut after = state.clone();
+                        after.apply(action);
+                        let expected = match after.phase() {
+                            Phase::Over => 1.0,
+                            _ => race_win_probability(&after, state.side() as usize),
+                        };
+                        assert!((scorer.after(&state, action) - expected).abs() < 1e-9);
+                        checked += 1;
+                    }
+                    let pick = actions[rng.random_range(0..actions.len())];
+                    state.apply(pick);
+                } else {
+                    let chance = state.sample_chance(&mut rng);
+                    state.apply(chance);
+                }
+            }
+        }
+        assert!(checked > 5000);
+    }
 
     #[test]
     fn single_cubes_race_as_expected() {
