@@ -144,12 +144,15 @@ impl RolloutPolicy<Einstein> for EinsteinRollout {
         }
         if *self == EinsteinRollout::Race && rng.random_range(0..256u32) >= GUIDED_RANDOM {
             let scorer = crate::race::RaceScorer::new(state);
-            let value = |a: Action| scorer.after(state, a);
-            return actions
-                .iter()
-                .copied()
-                .max_by(|&a, &b| value(a).total_cmp(&value(b)))
-                .expect("a move to choose");
+            let mut best = (actions[0], scorer.after(state, actions[0]));
+            for &action in &actions[1..] {
+                let value = scorer.after(state, action);
+                // Ties go to the later move, as `max_by` chose before.
+                if value >= best.1 {
+                    best = (action, value);
+                }
+            }
+            return best.0;
         }
         if *self == EinsteinRollout::Guided && rng.random_range(0..256u32) >= GUIDED_RANDOM {
             let best = actions.iter().map(|&a| guided_score(state, a)).max().unwrap_or(0);

@@ -25,6 +25,20 @@ struct RaceTable {
     expected: Vec<f32>,
     /// `cdf[code * (MAX_TURNS + 1) + k]`: probability of finishing within `k` turns.
     cdf: Vec<f32>,
+    /// The last turn on which a side can still finish (its distribution ends there).
+    last_turn: Vec<u8>,
+}
+
+impl RaceTable {
+    fn cdf(&self, code: usize) -> &[f32] {
+        &self.cdf[code * (MAX_TURNS + 1)..(code + 1) * (MAX_TURNS + 1)]
+    }
+
+    /// The distribution up to its last finishing turn: what [`first_wins`] needs of the side
+    /// that leads off (nothing changes after it).
+    fn finishing_cdf(&self, code: usize) -> &[f32] {
+        &self.cdf[code * (MAX_TURNS + 1)..code * (MAX_TURNS + 1) + self.last_turn[code] as usize + 1]
+    }
 }
 
 fn digits(code: usize) -> [u8; 6] {
@@ -88,7 +102,13 @@ fn build() -> RaceTable {
             cdf[code * width + k] = running.min(1.0);
         }
     }
-    RaceTable { expected, cdf }
+    let last_turn = (0..STATES)
+        .map(|code| {
+            let c = &cdf[code * width..(code + 1) * width];
+            (1..width).rev().find(|&k| c[k] != c[k - 1]).unwrap_or(0) as u8
+        })
+        .collect();
+    RaceTable { expected, cdf, last_turn }
 }
 
 fn table() -> &'static RaceTable {
@@ -166,18 +186,16 @@ impl RaceScorer {
             }
         }
         let t = table();
-        let width = MAX_TURNS + 1;
-        let other_cdf = &t.cdf[other_code * width..(other_code + 1) * width];
-        let mover_cdf = &t.cdf[mover_code * width..(mover_code + 1) * width];
-        1.0 - first_wins(other_cdf, mover_cdf)
+        1.0 - first_wins(t.finishing_cdf(other_code), t.cdf(mover_code))
     }
 }
 
 /// The probability that the side to move wins the race, given that its turn number `k` comes
-/// before the other side's turn `k`.
+/// before the other side's turn `k`. `first_cdf` may stop at the first side's last finishing
+/// turn; `second_cdf` must be whole.
 fn first_wins(first_cdf: &[f32], second_cdf: &[f32]) -> f64 {
     let mut p = 0.0;
-    for k in 1..=MAX_TURNS {
+    for k in 1..first_cdf.len() {
         let finish_now = (first_cdf[k] - first_cdf[k - 1]) as f64;
         p += finish_now * (1.0 - second_cdf[k - 1] as f64);
     }
@@ -187,13 +205,11 @@ fn first_wins(first_cdf: &[f32], second_cdf: &[f32]) -> f64 {
 /// The race winning chance of `player` in a position during play (0.5 otherwise).
 pub fn race_win_probability(state: &Einstein, player: Player) -> f64 {
     let t = table();
-    let width = MAX_TURNS + 1;
     let mover = state.side();
     let other = mover ^ 1;
     let (mover_code, other_code) = (race_code(state, mover), race_code(state, other));
-    let other_cdf = &t.cdf[other_code * width..(other_code + 1) * width];
     let p_mover = match state.phase() {
-        Phase::Roll => first_wins(&t.cdf[mover_code * width..(mover_code + 1) * width], other_cdf),
+        Phase::Roll => first_wins(t.finishing_cdf(mover_code), t.cdf(other_code)),
         Phase::Move(die) => {
             // The die is known: the mover's first turn is decided, the rest is the race.
             let d = digits(mover_code);
@@ -202,8 +218,7 @@ pub fn race_win_probability(state: &Einstein, player: Player) -> f64 {
                 Some((_, next)) => {
                     // After this move the other side leads off: the mover wins if the other needs
                     // more turns than the mover's remaining race.
-                    let next_cdf = &t.cdf[next * width..(next + 1) * width];
-                    1.0 - first_wins(other_cdf, next_cdf)
+                    1.0 - first_wins(t.finishing_cdf(other_code), t.cdf(next))
                 }
                 None => 0.0,
             }
