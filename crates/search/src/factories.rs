@@ -6,7 +6,7 @@ use ply_core::{AgentFactory, Error, Game, ParamInfo, Params};
 
 use crate::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::heuristics::{Evaluator, MoveOrderer, RolloutPolicy};
-use crate::mcts::{FinalChoice, Mcts, MctsConfig};
+use crate::mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig};
 use crate::random::RandomAgent;
 
 pub fn random<G: Game>() -> AgentFactory<G> {
@@ -66,6 +66,12 @@ pub fn mcts_params() -> Vec<ParamInfo> {
         ParamInfo::new("threads", d.threads, "trees searched in parallel (root parallelism)"),
         ParamInfo::new("reuse", d.reuse, "keep the relevant subtree between moves"),
         ParamInfo::new("nodes", d.max_nodes, "most nodes per tree"),
+        ParamInfo::new(
+            "chance",
+            "sample",
+            "descent through chance nodes: 'sample' (by probability) or 'balanced' (each outcome visited in proportion to its probability)",
+        ),
+        ParamInfo::new("prior", d.prior_visits, "virtual visits scored by the evaluator for every new move (0: none)"),
     ]
 }
 
@@ -86,6 +92,11 @@ pub fn mcts_config(params: &Params) -> Result<MctsConfig, Error> {
         threads: params.get_in("threads", 1..=256)?,
         reuse: params.get_bool("reuse")?,
         max_nodes: params.get_in("nodes", 1..=1usize << 32)?,
+        chance: match params.get_choice("chance", &["sample", "balanced"])? {
+            "sample" => ChanceDescent::Sample,
+            _ => ChanceDescent::Balanced,
+        },
+        prior_visits: params.get_in("prior", 0..=1_000_000)?,
     })
 }
 

@@ -13,5 +13,5 @@ pub mod value;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig};
 pub use heuristics::{Evaluator, GeneratedOrder, MoveOrderer, NeutralEval, RolloutPolicy, UniformRollout};
-pub use mcts::{FinalChoice, Mcts, MctsConfig};
+pub use mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig};
 pub use random::RandomAgent;

@@ -35,6 +35,22 @@ pub struct MctsConfig {
     pub reuse: bool,
     /// Stop growing a tree beyond this many nodes (playouts continue).
     pub max_nodes: usize,
+    /// How the tree descends through a chance node.
+    pub chance: ChanceDescent,
+    /// Virtual visits a new move starts with, each scored by the evaluator's opinion of the
+    /// position after it (prior knowledge: promising moves are tried first and poor ones need
+    /// real playouts to recover); 0 leaves new moves untried.
+    pub prior_visits: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChanceDescent {
+    /// Draw an outcome by its probability.
+    Sample,
+    /// Take the outcome furthest behind its share of the visits (visits / probability lowest):
+    /// every outcome is visited in proportion to its probability without sampling noise, as
+    /// the EinStein patent's per-node dice cycling does.
+    Balanced,
 }
 
 impl Default for MctsConfig {
@@ -47,6 +63,8 @@ impl Default for MctsConfig {
             threads: 1,
             reuse: true,
             max_nodes: 1 << 20,
+            chance: ChanceDescent::Sample,
+            prior_visits: 0,
         }
     }
 }
@@ -66,7 +84,10 @@ struct Node<A> {
     expanded: bool,
     first_child: u32,
     child_count: u32,
+    /// Playouts through this node plus its virtual (prior) visits.
     visits: u32,
+    /// Virtual visits from the evaluator, included in `visits` and `total`.
+    prior: u32,
     /// Sum of the mover's scores over the playouts through this node.
     total: f64,
     /// For chance outcomes: their probability.
@@ -82,6 +103,7 @@ impl<A> Node<A> {
             first_child: 0,
             child_count: 0,
             visits: 0,
+            prior: 0,
             total: 0.0,
             probability,
         }
@@ -89,6 +111,10 @@ impl<A> Node<A> {
 
     fn children(&self) -> std::ops::Range<usize> {
         self.first_child as usize..(self.first_child + self.child_count) as usize
+    }
+
+    fn playouts(&self) -> u32 {
+        self.visits - self.prior
     }
 
     fn mean(&self) -> f64 {
@@ -225,7 +251,7 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
                 break;
             }
             if !self.tree.nodes[node].expanded {
-                let ready = node == 0 || self.tree.nodes[node].visits >= self.config.expand_threshold;
+                let ready = node == 0 || self.tree.nodes[node].playouts() >= self.config.expand_threshold;
                 if !ready || self.tree.nodes.len() >= self.config.max_nodes {
                     break;
                 }
@@ -234,7 +260,7 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
             node = self.select(node);
             state.apply(self.tree.nodes[node].action.expect("children carry actions"));
             self.path.push(node);
-            if self.tree.nodes[node].visits == 0 {
+            if self.tree.nodes[node].playouts() == 0 {
                 break;
             }
         }
@@ -259,7 +285,20 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
                     self.actions.swap(i, self.rng.random_range(0..=i));
                 }
                 let actions = std::mem::take(&mut self.actions);
-                self.tree.nodes.extend(actions.iter().map(|&a| Node::new(Some(a), p as u8, 1.0)));
+                let prior = self.config.prior_visits;
+                self.tree.nodes.extend(actions.iter().map(|&a| {
+                    let mut child = Node::new(Some(a), p as u8, 1.0);
+                    if prior > 0 {
+                        let mut after = state.clone();
+                        after.apply(a);
+                        let returns =
+                            if after.is_over() { after.returns() } else { evaluated_returns(self.eval, &after) };
+                        child.prior = prior;
+                        child.visits = prior;
+                        child.total = prior as f64 * returns.get(p);
+                    }
+                    child
+                }));
                 self.actions = actions;
             }
             Turn::Chance => {
@@ -279,6 +318,13 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
         let node = &self.tree.nodes[index];
         let children = node.children();
         if self.tree.nodes[children.start].mover == CHANCE {
+            if self.config.chance == ChanceDescent::Balanced {
+                let behind = |c: usize| {
+                    let n = &self.tree.nodes[c];
+                    (n.visits as f64 + 1.0) / n.probability
+                };
+                return children.min_by(|&a, &b| behind(a).total_cmp(&behind(b))).expect("outcomes");
+            }
             let mut x: f64 = self.rng.random();
             for child in children.clone() {
                 x -= self.tree.nodes[child].probability;
@@ -337,7 +383,7 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
         let mut index = 0;
         while nodes[index].expanded && nodes[index].child_count > 0 {
             let best = nodes[index].children().max_by_key(|&c| nodes[c].visits).unwrap();
-            if nodes[best].mover == CHANCE || nodes[best].visits == 0 {
+            if nodes[best].mover == CHANCE || nodes[best].playouts() == 0 {
                 break;
             }
             pv.push(nodes[best].action.unwrap());

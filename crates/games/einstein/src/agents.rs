@@ -113,8 +113,16 @@ pub enum EinsteinRollout {
     Race,
 }
 
-/// How often a guided playout still moves at random, in 1/256ths.
-const GUIDED_RANDOM: u32 = 48;
+/// A playout policy: which moves, and how often (in 1/256ths) a guided or race playout still
+/// moves at random instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EinsteinPlayout {
+    pub moves: EinsteinRollout,
+    pub noise: u32,
+}
+
+/// The default share of random moves in guided playouts, in 1/256ths.
+pub const PLAYOUT_NOISE: u32 = 48;
 
 fn guided_score(state: &Einstein, action: Action) -> i32 {
     let Action::Move { cube, dir } = action else { return 0 };
@@ -135,14 +143,15 @@ fn guided_score(state: &Einstein, action: Action) -> i32 {
     score
 }
 
-impl RolloutPolicy<Einstein> for EinsteinRollout {
+impl RolloutPolicy<Einstein> for EinsteinPlayout {
     fn choose(&self, state: &Einstein, actions: &[Action], rng: &mut Rng) -> Action {
-        if *self != EinsteinRollout::Random
+        let moves = self.moves;
+        if moves != EinsteinRollout::Random
             && let Some(&win) = actions.iter().find(|&&a| state.is_winning_move(a))
         {
             return win;
         }
-        if *self == EinsteinRollout::Race && rng.random_range(0..256u32) >= GUIDED_RANDOM {
+        if moves == EinsteinRollout::Race && rng.random_range(0..256u32) >= self.noise {
             let scorer = crate::race::RaceScorer::new(state);
             let mut best = (actions[0], scorer.after(state, actions[0]));
             for &action in &actions[1..] {
@@ -154,7 +163,7 @@ impl RolloutPolicy<Einstein> for EinsteinRollout {
             }
             return best.0;
         }
-        if *self == EinsteinRollout::Guided && rng.random_range(0..256u32) >= GUIDED_RANDOM {
+        if moves == EinsteinRollout::Guided && rng.random_range(0..256u32) >= self.noise {
             let best = actions.iter().map(|&a| guided_score(state, a)).max().unwrap_or(0);
             let top: Vec<Action> =
                 actions.iter().copied().filter(|&a| guided_score(state, a) == best).collect();
@@ -202,8 +211,9 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
     mcts_params.push(ParamInfo::new(
         "policy",
         "race",
-        "playout moves: 'wins' (take a win when there is one) or 'random'",
+        "playout moves: 'race' (a win, else mostly the best race move), 'guided' (a win, else mostly a capture or a diagonal step), 'wins' (a win, else random) or 'random'",
     ));
+    mcts_params.push(ParamInfo::new("noise", PLAYOUT_NOISE, "random moves in race and guided playouts, in 1/256ths"));
     mcts_params.push(quiesce_param());
     let mcts = AgentFactory::new(
         "mcts",
@@ -211,12 +221,13 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
         mcts_params,
         move |p, seed| {
             let config = factories::mcts_config(p)?;
-            let policy = match p.get_choice("policy", &["wins", "guided", "race", "random"])? {
+            let moves = match p.get_choice("policy", &["wins", "guided", "race", "random"])? {
                 "wins" => EinsteinRollout::TakeWins,
                 "guided" => EinsteinRollout::Guided,
                 "race" => EinsteinRollout::Race,
                 _ => EinsteinRollout::Random,
             };
+            let policy = EinsteinPlayout { moves, noise: p.get_in("noise", 0..=256)? };
             Ok(wrap(Mcts::new(config, quiescent_eval(p)?, policy, seed), seed))
         },
     );
