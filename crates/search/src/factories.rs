@@ -71,7 +71,11 @@ pub fn mcts_params() -> Vec<ParamInfo> {
             "sample",
             "descent through chance nodes: 'sample' (by probability) or 'balanced' (each outcome visited in proportion to its probability)",
         ),
-        ParamInfo::new("prior", d.prior_visits, "virtual visits scored by the evaluator for every new move (0: none)"),
+        ParamInfo::new(
+            "prior",
+            d.prior_visits,
+            "virtual visits scored by the evaluator for every new move (0: none)",
+        ),
     ]
 }
 

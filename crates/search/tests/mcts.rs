@@ -66,3 +66,21 @@ fn playout_cut_off_uses_the_evaluator() {
     let d = agent.choose(&game, &limits(500), &mut |_| {});
     assert!((d.info.value.unwrap() - 0.8).abs() < 1e-9, "{:?}", d.info);
 }
+
+#[test]
+fn evaluator_priors_steer_a_short_search() {
+    // 61 stones: only taking 1 leaves a multiple of 4. An evaluator that knows this, given as
+    // 1000 virtual visits per new move, decides a 30-playout search whose random playouts
+    // from so far away say nothing.
+    let game = TakeAway { stones: 61, player: 0, last: 0 };
+    let knows_the_rule = |s: &TakeAway, p: usize| {
+        if s.stones.is_multiple_of(4) == (s.last as usize == p) { 1.0 } else { -1.0 }
+    };
+    for seed in 0..5 {
+        let config = MctsConfig { prior_visits: 1000, ..MctsConfig::default() };
+        let mut agent = Mcts::new(config, knows_the_rule, UniformRollout, seed);
+        let d = agent.choose(&game, &limits(30), &mut |_| {});
+        assert_eq!(d.action, 1, "seed {seed}: {:?}", d.info);
+        assert_eq!(d.info.iterations, 30, "virtual visits are not playouts");
+    }
+}

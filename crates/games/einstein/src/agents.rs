@@ -213,7 +213,11 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
         "race",
         "playout moves: 'race' (a win, else mostly the best race move), 'guided' (a win, else mostly a capture or a diagonal step), 'wins' (a win, else random) or 'random'",
     ));
-    mcts_params.push(ParamInfo::new("noise", PLAYOUT_NOISE, "random moves in race and guided playouts, in 1/256ths"));
+    mcts_params.push(ParamInfo::new(
+        "noise",
+        PLAYOUT_NOISE,
+        "random moves in race and guided playouts, in 1/256ths",
+    ));
     mcts_params.push(quiesce_param());
     let mcts = AgentFactory::new(
         "mcts",

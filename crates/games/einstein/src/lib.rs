@@ -11,7 +11,9 @@ mod setup;
 mod threat;
 mod uct;
 
-pub use agents::{EinsteinAgent, EinsteinOrder, EinsteinPlayout, EinsteinRollout, PLAYOUT_NOISE, choose_setup};
+pub use agents::{
+    EinsteinAgent, EinsteinOrder, EinsteinPlayout, EinsteinRollout, PLAYOUT_NOISE, choose_setup,
+};
 pub use race::{RaceEval, expected_turns, race_win_probability};
 pub use rules::{
     Action, BLUE, DIRECTION_NAMES, Einstein, GOAL, Options, Phase, RED, SETUP_SQUARES, SIDE_NAMES, SetupMode,
