@@ -111,14 +111,40 @@ pub enum EinsteinRollout {
     Guided,
     /// A win, else mostly the move after which the race evaluation likes the mover's chances best.
     Race,
+    /// As `Race`, less a penalty per die value on which the opponent could take the moved cube.
+    SafeRace,
 }
 
 /// A playout policy: which moves, and how often (in 1/256ths) a guided or race playout still
 /// moves at random instead.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EinsteinPlayout {
     pub moves: EinsteinRollout,
     pub noise: u32,
+    /// `SafeRace`: winning chance given up per die value (of six) that exposes the moved cube.
+    pub danger: f64,
+}
+
+/// For every square: on how many of the six die values the side to move's opponent could step
+/// onto it next turn (with the opponent's cubes as they stand).
+fn exposure(state: &Einstein) -> [u8; 25] {
+    let opponent = state.side() ^ 1;
+    let mut count = [0u8; 25];
+    for die in 1..=6 {
+        let mut reach = 0u32;
+        for cube in crate::rules::movable_cubes(state.alive[opponent as usize], die) {
+            let from = state.squares[opponent as usize][cube as usize - 1] as usize;
+            for &to in &TARGETS[opponent as usize][from] {
+                if to != crate::rules::NO_SQUARE {
+                    reach |= 1 << to;
+                }
+            }
+        }
+        for (square, c) in count.iter_mut().enumerate() {
+            *c += (reach >> square & 1) as u8;
+        }
+    }
+    count
 }
 
 /// The default share of random moves in guided playouts, in 1/256ths.
@@ -151,11 +177,25 @@ impl RolloutPolicy<Einstein> for EinsteinPlayout {
         {
             return win;
         }
-        if moves == EinsteinRollout::Race && rng.random_range(0..256u32) >= self.noise {
+        let race = matches!(moves, EinsteinRollout::Race | EinsteinRollout::SafeRace);
+        if race && rng.random_range(0..256u32) >= self.noise {
             let scorer = crate::race::RaceScorer::new(state);
-            let mut best = (actions[0], scorer.after(state, actions[0]));
+            let exposed = (moves == EinsteinRollout::SafeRace).then(|| exposure(state));
+            let value = |action: Action| {
+                let v = scorer.after(state, action);
+                match (exposed, action) {
+                    (Some(count), Action::Move { cube, dir }) => {
+                        let side = state.side() as usize;
+                        let from = state.squares[side][cube as usize - 1] as usize;
+                        let to = TARGETS[side][from][(dir % 3) as usize] as usize;
+                        v - self.danger * count[to] as f64 / 6.0
+                    }
+                    _ => v,
+                }
+            };
+            let mut best = (actions[0], value(actions[0]));
             for &action in &actions[1..] {
-                let value = scorer.after(state, action);
+                let value = value(action);
                 // Ties go to the later move, as `max_by` chose before.
                 if value >= best.1 {
                     best = (action, value);
@@ -218,6 +258,11 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
         PLAYOUT_NOISE,
         "random moves in race and guided playouts, in 1/256ths",
     ));
+    mcts_params.push(ParamInfo::new(
+        "danger",
+        0.15,
+        "'safe' playouts: winning chance given up per die value (of six) on which the moved cube can be taken",
+    ));
     mcts_params.push(quiesce_param());
     let mcts = AgentFactory::new(
         "mcts",
@@ -225,13 +270,18 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
         mcts_params,
         move |p, seed| {
             let config = factories::mcts_config(p)?;
-            let moves = match p.get_choice("policy", &["wins", "guided", "race", "random"])? {
+            let moves = match p.get_choice("policy", &["wins", "guided", "race", "safe", "random"])? {
+                "safe" => EinsteinRollout::SafeRace,
                 "wins" => EinsteinRollout::TakeWins,
                 "guided" => EinsteinRollout::Guided,
                 "race" => EinsteinRollout::Race,
                 _ => EinsteinRollout::Random,
             };
-            let policy = EinsteinPlayout { moves, noise: p.get_in("noise", 0..=256)? };
+            let policy = EinsteinPlayout {
+                moves,
+                noise: p.get_in("noise", 0..=256)?,
+                danger: p.get_in("danger", 0.0..=1.0)?,
+            };
             Ok(wrap(Mcts::new(config, quiescent_eval(p)?, policy, seed), seed))
         },
     );
