@@ -1,0 +1,242 @@
+//! The engine's own board, kept up to date stone by stone: cells, the line key of every point and
+//! direction, the shapes and threats they give, and the candidate points near the stones.
+
+use super::*;
+
+impl Engine {
+    /// Loads a position. The transposition table survives: positions recur from move to move.
+    pub fn load(&mut self, board: &Board) {
+        self.size = board.size();
+        self.rule = board.rule();
+        self.cells = *board.cells();
+        self.stack = board.moves().to_vec();
+        self.hash = 0;
+        self.near = [0; CELLS];
+        self.candidate_bits = [0; CELLS / 64];
+        for i in 0..self.stack.len() {
+            let p = self.stack[i];
+            self.hash ^= ZOBRIST[p as usize][self.cells[p as usize] as usize - 1];
+            self.touch_near(p, 1);
+        }
+        for p in board.points() {
+            for (dir, &d) in DIRECTIONS.iter().enumerate() {
+                let mut key = 0u16;
+                for k in (-4..=4).filter(|&k| k != 0) {
+                    let c = self.cells[(p as isize + k * d) as usize] as u16;
+                    key |= c << key_shift(k);
+                }
+                self.keys[p as usize][dir] = key;
+            }
+        }
+        self.columns = [column(BLACK, self.exact(BLACK)), column(WHITE, self.exact(WHITE))];
+        for p in board.points() {
+            self.refresh(p, 0..4);
+        }
+    }
+
+    pub(super) fn touch_near(&mut self, p: Point, delta: i8) {
+        for dy in -2isize..=2 {
+            for dx in -2isize..=2 {
+                let q = (p as isize + dy * STRIDE as isize + dx) as usize;
+                self.near[q] = self.near[q].wrapping_add_signed(delta);
+                let bit = 1u64 << (q % 64);
+                if self.cells[q] == EMPTY && self.near[q] > 0 {
+                    self.candidate_bits[q / 64] |= bit;
+                } else {
+                    self.candidate_bits[q / 64] &= !bit;
+                }
+            }
+        }
+    }
+
+    pub(crate) fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    pub(crate) fn to_move(&self) -> u8 {
+        if self.stack.len().is_multiple_of(2) { BLACK } else { WHITE }
+    }
+
+    pub(super) fn exact(&self, color: u8) -> bool {
+        match self.rule {
+            Rule::Freestyle => false,
+            Rule::Standard => true,
+            Rule::Renju => color == BLACK,
+        }
+    }
+
+    pub(crate) fn place(&mut self, p: Point) {
+        let color = self.to_move();
+        self.set(p, color);
+        self.stack.push(p);
+    }
+
+    pub(crate) fn unplace(&mut self) {
+        let p = self.stack.pop().expect("a stone to take back");
+        let color = self.cells[p as usize];
+        self.set(p, color);
+    }
+
+    /// Toggles `color` on `p`: the key bits of the neighbours flip the same way both times.
+    pub(super) fn set(&mut self, p: Point, color: u8) {
+        let adding = self.cells[p as usize] == EMPTY;
+        self.cells[p as usize] = if adding { color } else { EMPTY };
+        self.hash ^= ZOBRIST[p as usize][color as usize - 1];
+        for (dir, &d) in DIRECTIONS.iter().enumerate() {
+            for k in 1..=4isize {
+                let forward = (p as isize + k * d) as usize;
+                let backward = (p as isize - k * d) as usize;
+                self.keys[forward][dir] ^= (color as u16) << key_shift(-k);
+                self.keys[backward][dir] ^= (color as u16) << key_shift(k);
+            }
+        }
+        for (dir, &d) in DIRECTIONS.iter().enumerate() {
+            for k in 1..=4isize {
+                self.refresh((p as isize + k * d) as Point, dir..dir + 1);
+                self.refresh((p as isize - k * d) as Point, dir..dir + 1);
+            }
+        }
+        self.refresh(p, 0..4);
+        self.touch_near(p, if adding { 1 } else { -1 });
+    }
+
+    pub(crate) fn shape_at(&self, p: Point, dir: usize, color: u8) -> Shape {
+        self.shapes[p as usize][color as usize - 1][dir]
+    }
+
+    pub(super) fn lookup(&self, p: Point, dir: usize, color: u8) -> Shape {
+        self.table.shape(self.keys[p as usize][dir], self.columns[color as usize - 1])
+    }
+
+    /// What a stone of `color` on `p` would make, from its four line shapes.
+    pub(super) fn compute_threat(&self, p: Point, color: u8) -> PointThreat {
+        let mut t = PointThreat::default();
+        let mut overline = false;
+        for dir in 0..4 {
+            let s = self.shapes[p as usize][color as usize - 1][dir];
+            match s {
+                Shape::Five => t.five = true,
+                Shape::OpenFour => t.fours += 2,
+                Shape::Four => t.fours += 1,
+                Shape::OpenThree => t.open_threes += 1,
+                Shape::Overline => overline = true,
+                _ => {}
+            }
+            t.score += SHAPE_SCORE[s as usize];
+        }
+        if t.five {
+            return t;
+        }
+        t.risky = t.fours >= 2 || t.open_threes >= 2 || overline;
+        t.winning = t.fours >= 2 || (t.fours >= 1 && t.open_threes >= 1);
+        if t.winning {
+            t.score += 400;
+        } else if t.open_threes >= 2 {
+            t.score += 150;
+        }
+        t
+    }
+
+    /// Re-reads the shapes of an empty point along `dirs` and its threats.
+    pub(super) fn refresh(&mut self, p: Point, dirs: std::ops::Range<usize>) {
+        if self.cells[p as usize] != EMPTY {
+            return;
+        }
+        let mut changed = [false; 2];
+        for dir in dirs {
+            for color in [BLACK, WHITE] {
+                let shape = self.lookup(p, dir, color);
+                let slot = &mut self.shapes[p as usize][color as usize - 1][dir];
+                // A stone four points away often leaves a line's shape as it was.
+                changed[color as usize - 1] |= *slot != shape;
+                *slot = shape;
+            }
+        }
+        for color in [BLACK, WHITE] {
+            if changed[color as usize - 1] {
+                self.threats[p as usize][color as usize - 1] = self.compute_threat(p, color);
+            }
+        }
+    }
+
+    /// What a stone of `color` on the empty point `p` would make (kept up to date as stones
+    /// come and go). Black's double threats and overlines under renju are checked against the
+    /// full forbidden-point rules here, as that depends on more than the lines through `p`.
+    pub(crate) fn threat(&mut self, p: Point, color: u8) -> PointThreat {
+        let t = self.threats[p as usize][color as usize - 1];
+        if t.risky
+            && self.rule == Rule::Renju
+            && color == BLACK
+            && crate::renju::is_forbidden_cells(&mut self.cells, p)
+        {
+            return PointThreat { forbidden: true, ..PointThreat::default() };
+        }
+        t
+    }
+
+    /// Empty points with a stone within two points.
+    pub(crate) fn candidates(&self) -> Vec<Point> {
+        let mut out = Vec::with_capacity(64);
+        for (i, &word) in self.candidate_bits.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                out.push((i * 64 + bits.trailing_zeros() as usize) as Point);
+                bits &= bits - 1;
+            }
+        }
+        if out.is_empty() && self.stack.is_empty() {
+            let c = self.size / 2;
+            out.push(((c + crate::board::PAD) * STRIDE + c + crate::board::PAD) as Point);
+        }
+        out
+    }
+
+    /// Whether the last stone placed made five.
+    pub(super) fn last_made_five(&self) -> bool {
+        let Some(&p) = self.stack.last() else { return false };
+        let color = self.cells[p as usize];
+        DIRECTIONS.iter().any(|&d| {
+            let mut n = 1;
+            for sign in [1isize, -1] {
+                let mut q = p as isize + sign * d;
+                while self.cells[q as usize] == color {
+                    n += 1;
+                    q += sign * d;
+                }
+            }
+            if self.exact(color) { n == 5 } else { n >= 5 }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_core::rng::rng_from_seed;
+    use rand::RngExt;
+
+    #[test]
+    fn cached_threats_match_a_fresh_computation() {
+        let mut rng = rng_from_seed(9);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+            let mut engine = Engine::new(EngineConfig { tt_bits: 10, ..EngineConfig::default() });
+            engine.load(&Board::new(15, rule));
+            for step in 0..300 {
+                let empties: Vec<Point> =
+                    Board::new(15, rule).points().filter(|&p| engine.cells[p as usize] == EMPTY).collect();
+                if engine.stack.len() > 40 || (step % 3 == 2 && !engine.stack.is_empty()) {
+                    engine.unplace();
+                } else {
+                    engine.place(empties[rng.random_range(0..empties.len())]);
+                }
+                for p in Board::new(15, rule).points().filter(|&p| engine.cells[p as usize] == EMPTY) {
+                    for color in [BLACK, WHITE] {
+                        let fresh = engine.compute_threat(p, color);
+                        let cached = engine.threats[p as usize][color as usize - 1];
+                        assert_eq!(format!("{fresh:?}"), format!("{cached:?}"), "rule {rule:?} step {step}");
+                    }
+                }
+            }
+        }
+    }
+}
