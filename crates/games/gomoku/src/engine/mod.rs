@@ -10,7 +10,7 @@ mod search;
 use ply_core::{Agent, Clock, Decision, Limits, SearchInfo};
 
 use crate::board::{BLACK, Board, CELLS, DIRECTIONS, EMPTY, Point, Rule, STRIDE, WALL, WHITE, ZOBRIST};
-use crate::lines::{Shape, ShapeTable, column, key_shift};
+use crate::lines::{PairTable, Shape, key_shift};
 use search::restriction;
 
 pub const WIN: i32 = 1_000_000;
@@ -59,8 +59,6 @@ struct Scanned {
     theirs: PointThreat,
 }
 
-const SHAPE_SCORE: [i32; 9] = [0, 2, 8, 8, 30, 36, 300, 5000, 0];
-
 /// The search's own board: cells, line keys of every point and direction, and how many stones
 /// lie within two points of each cell.
 pub struct Engine {
@@ -68,13 +66,15 @@ pub struct Engine {
     rule: Rule,
     pub(crate) cells: [u8; CELLS],
     keys: Vec<[u16; 4]>,
-    /// Per point, colour and direction: the shape a stone there would make.
-    shapes: Vec<[[Shape; 4]; 2]>,
+    /// Per point and direction: the shapes a black and a white stone there would make, as a
+    /// byte of the rule's pair table.
+    shapes: Vec<[u8; 4]>,
+    /// Per point, black's and white's shapes over the four directions summed up (see
+    /// `position::ENCODED`): a changed line adjusts the sum instead of recounting four lines.
+    counts: Vec<[u32; 2]>,
     /// Per point, what a black and a white stone there would make.
     threats: Vec<[PointThreat; 2]>,
-    table: ShapeTable,
-    /// The shape table's column for black and for white under the rule.
-    columns: [usize; 2],
+    pairs: PairTable,
     near: [u8; CELLS],
     /// Empty points with a stone within two points, as bits by point index: the candidates.
     candidate_bits: [u64; CELLS / 64],
@@ -117,10 +117,10 @@ impl Engine {
             rule: Rule::Freestyle,
             cells: [WALL; CELLS],
             keys: vec![[0; 4]; CELLS],
-            shapes: vec![[[Shape::None; 4]; 2]; CELLS],
+            shapes: vec![[0; 4]; CELLS],
+            counts: vec![[0; 2]; CELLS],
             threats: vec![[PointThreat::default(); 2]; CELLS],
-            table: ShapeTable::get(),
-            columns: [0, 1],
+            pairs: PairTable::get(false, false),
             near: [0; CELLS],
             candidate_bits: [0; CELLS / 64],
             stack: Vec::new(),

@@ -2,6 +2,49 @@
 //! direction, the shapes and threats they give, and the candidate points near the stones.
 
 use super::*;
+use crate::lines::pair_shape;
+
+const SHAPE_SCORE: [i32; 9] = [0, 2, 8, 8, 30, 36, 300, 5000, 0];
+
+/// A shape's contribution to a point's summed count: its score in bits 0-15, then four bits
+/// each for fours (an open four counts two), open threes, fives and overlines. No field can
+/// overflow into the next with four lines, so sums and differences stay exact.
+const ENCODED: [u32; 9] = {
+    let mut e = [0u32; 9];
+    let mut s = 0;
+    while s < 9 {
+        e[s] = SHAPE_SCORE[s] as u32;
+        s += 1;
+    }
+    e[Shape::OpenThree as usize] |= 1 << 20;
+    e[Shape::Four as usize] |= 1 << 16;
+    e[Shape::OpenFour as usize] |= 2 << 16;
+    e[Shape::Five as usize] |= 1 << 24;
+    e[Shape::Overline as usize] |= 1 << 28;
+    e
+};
+
+/// What a stone would make on a point, from the summed count of its four shapes.
+fn threat_from_count(count: u32) -> PointThreat {
+    let mut t = PointThreat {
+        score: (count & 0xFFFF) as i32,
+        fours: ((count >> 16) & 15) as u8,
+        open_threes: ((count >> 20) & 15) as u8,
+        five: (count >> 24) & 15 != 0,
+        ..PointThreat::default()
+    };
+    if t.five {
+        return t;
+    }
+    t.risky = t.fours >= 2 || t.open_threes >= 2 || count >> 28 != 0;
+    t.winning = t.fours >= 2 || (t.fours >= 1 && t.open_threes >= 1);
+    if t.winning {
+        t.score += 400;
+    } else if t.open_threes >= 2 {
+        t.score += 150;
+    }
+    t
+}
 
 impl Engine {
     /// Loads a position. The transposition table survives: positions recur from move to move.
@@ -28,9 +71,10 @@ impl Engine {
                 self.keys[p as usize][dir] = key;
             }
         }
-        self.columns = [column(BLACK, self.exact(BLACK)), column(WHITE, self.exact(WHITE))];
+        self.pairs = PairTable::get(self.exact(BLACK), self.exact(WHITE));
+        // Occupied points too: `set` relies on a point's shapes being right when it is emptied.
         for p in board.points() {
-            self.refresh(p, 0..4);
+            self.refresh_all(p as usize);
         }
     }
 
@@ -78,84 +122,61 @@ impl Engine {
     }
 
     /// Toggles `color` on `p`: the key bits of the neighbours flip the same way both times.
+    ///
+    /// `p`'s own shapes are left alone: its keys do not depend on its own cell, and stones come
+    /// off in the reverse order they went on, so when `p` is emptied again every stone placed
+    /// since is gone and its keys, shapes and threats are those it had before.
     pub(super) fn set(&mut self, p: Point, color: u8) {
         let adding = self.cells[p as usize] == EMPTY;
         self.cells[p as usize] = if adding { color } else { EMPTY };
         self.hash ^= ZOBRIST[p as usize][color as usize - 1];
         for (dir, &d) in DIRECTIONS.iter().enumerate() {
             for k in 1..=4isize {
-                let forward = (p as isize + k * d) as usize;
-                let backward = (p as isize - k * d) as usize;
-                self.keys[forward][dir] ^= (color as u16) << key_shift(-k);
-                self.keys[backward][dir] ^= (color as u16) << key_shift(k);
+                for (q, shift) in [(p as isize + k * d, key_shift(-k)), (p as isize - k * d, key_shift(k))] {
+                    let q = q as usize;
+                    self.keys[q][dir] ^= (color as u16) << shift;
+                    // Only empty points are candidates, so only theirs need to be current.
+                    if self.cells[q] == EMPTY {
+                        self.refresh_line(q, dir);
+                    }
+                }
             }
         }
-        for (dir, &d) in DIRECTIONS.iter().enumerate() {
-            for k in 1..=4isize {
-                self.refresh((p as isize + k * d) as Point, dir..dir + 1);
-                self.refresh((p as isize - k * d) as Point, dir..dir + 1);
-            }
-        }
-        self.refresh(p, 0..4);
         self.touch_near(p, if adding { 1 } else { -1 });
     }
 
     pub(crate) fn shape_at(&self, p: Point, dir: usize, color: u8) -> Shape {
-        self.shapes[p as usize][color as usize - 1][dir]
+        pair_shape(self.shapes[p as usize][dir], color)
     }
 
-    pub(super) fn lookup(&self, p: Point, dir: usize, color: u8) -> Shape {
-        self.table.shape(self.keys[p as usize][dir], self.columns[color as usize - 1])
-    }
-
-    /// What a stone of `color` on `p` would make, from its four line shapes.
-    pub(super) fn compute_threat(&self, p: Point, color: u8) -> PointThreat {
-        let mut t = PointThreat::default();
-        let mut overline = false;
-        for dir in 0..4 {
-            let s = self.shapes[p as usize][color as usize - 1][dir];
-            match s {
-                Shape::Five => t.five = true,
-                Shape::OpenFour => t.fours += 2,
-                Shape::Four => t.fours += 1,
-                Shape::OpenThree => t.open_threes += 1,
-                Shape::Overline => overline = true,
-                _ => {}
-            }
-            t.score += SHAPE_SCORE[s as usize];
-        }
-        if t.five {
-            return t;
-        }
-        t.risky = t.fours >= 2 || t.open_threes >= 2 || overline;
-        t.winning = t.fours >= 2 || (t.fours >= 1 && t.open_threes >= 1);
-        if t.winning {
-            t.score += 400;
-        } else if t.open_threes >= 2 {
-            t.score += 150;
-        }
-        t
-    }
-
-    /// Re-reads the shapes of an empty point along `dirs` and its threats.
-    pub(super) fn refresh(&mut self, p: Point, dirs: std::ops::Range<usize>) {
-        if self.cells[p as usize] != EMPTY {
+    /// Re-reads the shapes of `p` along `dir` and, where one changed, its threat.
+    #[inline]
+    fn refresh_line(&mut self, p: usize, dir: usize) {
+        let pair = self.pairs.pair(self.keys[p][dir]);
+        let old = std::mem::replace(&mut self.shapes[p][dir], pair);
+        // A stone four points away often leaves a line's shape as it was.
+        if pair == old {
             return;
         }
-        let mut changed = [false; 2];
-        for dir in dirs {
-            for color in [BLACK, WHITE] {
-                let shape = self.lookup(p, dir, color);
-                let slot = &mut self.shapes[p as usize][color as usize - 1][dir];
-                // A stone four points away often leaves a line's shape as it was.
-                changed[color as usize - 1] |= *slot != shape;
-                *slot = shape;
+        for side in 0..2 {
+            let (new_shape, old_shape) = ((pair >> (4 * side)) & 15, (old >> (4 * side)) & 15);
+            if new_shape != old_shape {
+                let count = &mut self.counts[p][side];
+                *count =
+                    count.wrapping_add(ENCODED[new_shape as usize]).wrapping_sub(ENCODED[old_shape as usize]);
+                self.threats[p][side] = threat_from_count(*count);
             }
         }
-        for color in [BLACK, WHITE] {
-            if changed[color as usize - 1] {
-                self.threats[p as usize][color as usize - 1] = self.compute_threat(p, color);
-            }
+    }
+
+    /// Reads every line of `p` afresh.
+    fn refresh_all(&mut self, p: usize) {
+        self.shapes[p] = self.keys[p].map(|key| self.pairs.pair(key));
+        for side in 0..2 {
+            let count =
+                self.shapes[p].iter().map(|&pair| ENCODED[((pair >> (4 * side)) & 15) as usize]).sum();
+            self.counts[p][side] = count;
+            self.threats[p][side] = threat_from_count(count);
         }
     }
 
@@ -215,6 +236,41 @@ mod tests {
     use ply_core::rng::rng_from_seed;
     use rand::RngExt;
 
+    /// What a stone would make, from the board's cells alone.
+    fn fresh_threat(engine: &Engine, p: Point, color: u8) -> PointThreat {
+        let table = crate::lines::ShapeTable::get();
+        let column = crate::lines::column(color, engine.exact(color));
+        let mut t = PointThreat::default();
+        let mut overline = false;
+        for &d in &DIRECTIONS {
+            let mut key = 0u16;
+            for k in (-4..=4).filter(|&k| k != 0) {
+                key |= (engine.cells[(p as isize + k * d) as usize] as u16) << key_shift(k);
+            }
+            let s = table.shape(key, column);
+            match s {
+                Shape::Five => t.five = true,
+                Shape::OpenFour => t.fours += 2,
+                Shape::Four => t.fours += 1,
+                Shape::OpenThree => t.open_threes += 1,
+                Shape::Overline => overline = true,
+                _ => {}
+            }
+            t.score += SHAPE_SCORE[s as usize];
+        }
+        if t.five {
+            return t;
+        }
+        t.risky = t.fours >= 2 || t.open_threes >= 2 || overline;
+        t.winning = t.fours >= 2 || (t.fours >= 1 && t.open_threes >= 1);
+        if t.winning {
+            t.score += 400;
+        } else if t.open_threes >= 2 {
+            t.score += 150;
+        }
+        t
+    }
+
     #[test]
     fn cached_threats_match_a_fresh_computation() {
         let mut rng = rng_from_seed(9);
@@ -231,7 +287,7 @@ mod tests {
                 }
                 for p in Board::new(15, rule).points().filter(|&p| engine.cells[p as usize] == EMPTY) {
                     for color in [BLACK, WHITE] {
-                        let fresh = engine.compute_threat(p, color);
+                        let fresh = fresh_threat(&engine, p, color);
                         let cached = engine.threats[p as usize][color as usize - 1];
                         assert_eq!(format!("{fresh:?}"), format!("{cached:?}"), "rule {rule:?} step {step}");
                     }
