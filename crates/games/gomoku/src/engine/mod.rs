@@ -4,6 +4,7 @@
 //! deepening, a transposition table, killer and history ordering, forced replies to fours and
 //! threat-restricted replies to open threes, and renju's forbidden points for black.
 
+mod point_set;
 mod position;
 mod search;
 
@@ -11,7 +12,8 @@ use ply_core::{Agent, Clock, Decision, Limits, SearchInfo};
 
 use crate::board::{BLACK, Board, CELLS, DIRECTIONS, EMPTY, Point, Rule, STRIDE, WALL, WHITE, ZOBRIST};
 use crate::lines::{PairTable, Shape, key_shift};
-use search::restriction;
+pub(crate) use point_set::PointSet;
+use search::{Restriction, move_point};
 
 pub const WIN: i32 = 1_000_000;
 const WIN_THRESHOLD: i32 = WIN - 10_000;
@@ -51,14 +53,6 @@ pub(crate) struct PointThreat {
     risky: bool,
 }
 
-/// Both sides' threats at one candidate point.
-#[derive(Clone, Copy, Debug)]
-struct Scanned {
-    point: Point,
-    mine: PointThreat,
-    theirs: PointThreat,
-}
-
 /// The search's own board: cells, line keys of every point and direction, and how many stones
 /// lie within two points of each cell.
 pub struct Engine {
@@ -76,8 +70,14 @@ pub struct Engine {
     threats: Vec<[PointThreat; 2]>,
     pairs: PairTable,
     near: [u8; CELLS],
-    /// Empty points with a stone within two points, as bits by point index: the candidates.
-    candidate_bits: [u64; CELLS / 64],
+    /// Empty points with a stone within two points: the candidates.
+    candidates: PointSet,
+    /// Per side, the points (empty or not: only candidates are ever asked about) where a stone
+    /// makes five, where it makes a four, and where it makes a winning threat, before renju's
+    /// forbidden points are taken out.
+    fives: [PointSet; 2],
+    fours: [PointSet; 2],
+    winning: [PointSet; 2],
     pub(crate) stack: Vec<Point>,
     pub(crate) hash: u64,
     pub(crate) nodes: u64,
@@ -85,8 +85,12 @@ pub struct Engine {
     aborted: bool,
     tt: Vec<TtEntry>,
     killers: Vec<[Point; 2]>,
+    /// Per ply, the move list of the node being searched there, kept to save allocations.
+    move_lists: Vec<Vec<u64>>,
     history: Vec<u32>,
     pub(crate) vcf_table: Vec<(u64, u8, bool)>,
+    /// The continuous-fours solver's move lists, one per remaining depth.
+    pub(crate) vcf_lists: Vec<Vec<u64>>,
     /// Proven VCT results: key, threes allowed, whether the attacker wins.
     pub(crate) vct_table: Vec<(u64, u8, bool)>,
     config: EngineConfig,
@@ -122,7 +126,10 @@ impl Engine {
             threats: vec![[PointThreat::default(); 2]; CELLS],
             pairs: PairTable::get(false, false),
             near: [0; CELLS],
-            candidate_bits: [0; CELLS / 64],
+            candidates: PointSet::default(),
+            fives: [PointSet::default(); 2],
+            fours: [PointSet::default(); 2],
+            winning: [PointSet::default(); 2],
             stack: Vec::new(),
             hash: 0,
             nodes: 0,
@@ -130,8 +137,10 @@ impl Engine {
             aborted: false,
             tt: vec![TtEntry::default(); 1 << config.tt_bits],
             killers: vec![[0; 2]; 256],
+            move_lists: Vec::new(),
             history: vec![0; CELLS],
             vcf_table: vec![(0, 0, false); 1 << 16],
+            vcf_lists: Vec::new(),
             vct_table: vec![(0, 0, false); 1 << 16],
             config,
         }
@@ -151,10 +160,10 @@ impl Engine {
         self.aborted = false;
         self.history.iter_mut().for_each(|h| *h /= 4);
         let me = self.to_move();
-        let scan = self.scan();
+        let candidates = self.candidate_set();
         // A win on the board, or a forced one by continuous fours, needs no further search.
-        if let Some(s) = scan.iter().find(|s| s.mine.five) {
-            return Decision { action: s.point, info: proven_info(1, vec![s.point], self.nodes, &clock) };
+        if let Some(p) = (self.fives[me as usize - 1] & candidates).first() {
+            return Decision { action: p, info: proven_info(1, vec![p], self.nodes, &clock) };
         }
         if let Some(line) = crate::vcf::vcf(self, me, self.config.vcf_depth as i32, &clock) {
             let info = proven_info(line.len() as i32, line.clone(), self.nodes, &clock);
@@ -162,9 +171,9 @@ impl Engine {
             return Decision { action: line[0], info };
         }
         // The same restrictions as inside the tree.
-        let restrict = restriction(&scan);
-        let mut decision = Decision::new(self.fallback_move(board, &scan));
-        let root_moves = self.ordered_moves(&scan, 0, 0, restrict.as_deref());
+        let restriction = self.restriction(candidates);
+        let mut decision = Decision::new(self.fallback_move(board, candidates));
+        let root_moves = self.ordered_moves(candidates, restriction, 0);
         // Threat searches with a share of the budget each: a win by threes for us, and which of
         // our moves would let the opponent win by threes.
         if let Some(p) = self.with_sub_budget(limits, 0.15, |e, c| crate::vct::vct_move(e, me, 2, 16, c)) {
@@ -189,14 +198,18 @@ impl Engine {
             losing
         });
         let safe: Vec<Point> = root_moves.iter().copied().filter(|p| !losing.contains(p)).collect();
-        let root_set: Vec<Point> = if safe.is_empty() { root_moves.clone() } else { safe };
+        let root_set = if safe.is_empty() { &root_moves } else { &safe };
+        let root_set = root_set.iter().fold(PointSet::default(), |mut set, &p| {
+            set.insert(p as usize);
+            set
+        });
         let mut iteration_started = clock.elapsed();
         for depth in 1..=self.config.max_depth as i32 {
             let mut alpha = -WIN - 1;
             let beta = WIN + 1;
             let mut best: Option<(Point, i32)> = None;
             let tt_move = self.tt_probe().map_or(0, |e| e.best);
-            let mut moves = self.ordered_moves(&scan, 0, tt_move, Some(&root_set));
+            let mut moves = self.ordered_moves(candidates, Restriction::Only(root_set), tt_move);
             if let Some(prev) = best_from(&decision)
                 && let Some(i) = moves.iter().position(|&m| m == prev)
             {
@@ -270,8 +283,20 @@ impl Engine {
         result
     }
 
-    fn fallback_move(&self, board: &Board, scan: &[Scanned]) -> Point {
-        let ordered = self.ordered_moves(scan, 0, 0, None);
+    /// The root's moves, best first.
+    fn ordered_moves(
+        &mut self,
+        candidates: PointSet,
+        restriction: Restriction,
+        tt_move: Point,
+    ) -> Vec<Point> {
+        let mut packed = Vec::new();
+        self.order_moves(&mut packed, candidates, restriction, 0, tt_move);
+        packed.into_iter().map(move_point).collect()
+    }
+
+    fn fallback_move(&mut self, board: &Board, candidates: PointSet) -> Point {
+        let ordered = self.ordered_moves(candidates, Restriction::None, 0);
         ordered
             .first()
             .copied()

@@ -55,7 +55,7 @@ impl Engine {
         self.stack = board.moves().to_vec();
         self.hash = 0;
         self.near = [0; CELLS];
-        self.candidate_bits = [0; CELLS / 64];
+        self.candidates = PointSet::default();
         for i in 0..self.stack.len() {
             let p = self.stack[i];
             self.hash ^= ZOBRIST[p as usize][self.cells[p as usize] as usize - 1];
@@ -83,12 +83,7 @@ impl Engine {
             for dx in -2isize..=2 {
                 let q = (p as isize + dy * STRIDE as isize + dx) as usize;
                 self.near[q] = self.near[q].wrapping_add_signed(delta);
-                let bit = 1u64 << (q % 64);
-                if self.cells[q] == EMPTY && self.near[q] > 0 {
-                    self.candidate_bits[q / 64] |= bit;
-                } else {
-                    self.candidate_bits[q / 64] &= !bit;
-                }
+                self.candidates.assign(q, self.cells[q] == EMPTY && self.near[q] > 0);
             }
         }
     }
@@ -164,9 +159,19 @@ impl Engine {
                 let count = &mut self.counts[p][side];
                 *count =
                     count.wrapping_add(ENCODED[new_shape as usize]).wrapping_sub(ENCODED[old_shape as usize]);
-                self.threats[p][side] = threat_from_count(*count);
+                let threat = threat_from_count(*count);
+                self.threats[p][side] = threat;
+                self.mark(p, side, threat);
             }
         }
+    }
+
+    /// Files the point under the threat sets of one side.
+    #[inline]
+    fn mark(&mut self, p: usize, side: usize, threat: PointThreat) {
+        self.fives[side].assign(p, threat.five);
+        self.fours[side].assign(p, threat.fours > 0);
+        self.winning[side].assign(p, threat.winning);
     }
 
     /// Reads every line of `p` afresh.
@@ -177,6 +182,7 @@ impl Engine {
                 self.shapes[p].iter().map(|&pair| ENCODED[((pair >> (4 * side)) & 15) as usize]).sum();
             self.counts[p][side] = count;
             self.threats[p][side] = threat_from_count(count);
+            self.mark(p, side, self.threats[p][side]);
         }
     }
 
@@ -195,21 +201,39 @@ impl Engine {
         t
     }
 
-    /// Empty points with a stone within two points.
-    pub(crate) fn candidates(&self) -> Vec<Point> {
-        let mut out = Vec::with_capacity(64);
-        for (i, &word) in self.candidate_bits.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                out.push((i * 64 + bits.trailing_zeros() as usize) as Point);
-                bits &= bits - 1;
-            }
-        }
-        if out.is_empty() && self.stack.is_empty() {
+    /// Empty points with a stone within two points; on an empty board, the centre.
+    pub(crate) fn candidate_set(&self) -> PointSet {
+        let mut set = self.candidates;
+        if self.stack.is_empty() && set.is_empty() {
             let c = self.size / 2;
-            out.push(((c + crate::board::PAD) * STRIDE + c + crate::board::PAD) as Point);
+            set.insert((c + crate::board::PAD) * STRIDE + c + crate::board::PAD);
         }
-        out
+        set
+    }
+
+    /// The points where a stone of `color` makes five (candidates or not).
+    pub(crate) fn fives_of(&self, color: u8) -> PointSet {
+        self.fives[color as usize - 1]
+    }
+
+    /// The points where a stone of `color` makes a four, renju's forbidden points included.
+    pub(crate) fn fours_of(&self, color: u8) -> PointSet {
+        self.fours[color as usize - 1]
+    }
+
+    /// Whether a stone of `color` on some point of `set` makes a threat that passes `test`.
+    /// `set` holds the points where it does before renju's forbidden points are taken out (only
+    /// black's double threats can be forbidden, so other sets need no look at the points).
+    pub(crate) fn any_threat(
+        &mut self,
+        set: PointSet,
+        color: u8,
+        test: impl Fn(&PointThreat) -> bool,
+    ) -> bool {
+        if self.rule != Rule::Renju || color != BLACK {
+            return !set.is_empty();
+        }
+        set.into_iter().any(|p| test(&self.threat(p, color)))
     }
 
     /// Whether the last stone placed made five.
@@ -290,6 +314,10 @@ mod tests {
                         let fresh = fresh_threat(&engine, p, color);
                         let cached = engine.threats[p as usize][color as usize - 1];
                         assert_eq!(format!("{fresh:?}"), format!("{cached:?}"), "rule {rule:?} step {step}");
+                        let side = color as usize - 1;
+                        assert_eq!(engine.fives[side].contains(p as usize), fresh.five);
+                        assert_eq!(engine.fours[side].contains(p as usize), fresh.fours > 0);
+                        assert_eq!(engine.winning[side].contains(p as usize), fresh.winning);
                     }
                 }
             }

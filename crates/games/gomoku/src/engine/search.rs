@@ -21,20 +21,15 @@ impl Engine {
     }
 
     /// The static value for the side to move, from the threats of the candidate points.
-    pub(super) fn evaluate(scan: &[Scanned]) -> i32 {
-        let score: i32 = scan.iter().map(|s| s.mine.score - s.theirs.score).sum();
+    fn evaluate(&mut self, candidates: PointSet, me: u8) -> i32 {
+        let mut black_minus_white = 0;
+        for p in candidates {
+            let [black, white] = self.threats[p as usize];
+            let black = if black.risky && self.rule == Rule::Renju { self.threat(p, BLACK) } else { black };
+            black_minus_white += black.score - white.score;
+        }
+        let score = if me == BLACK { black_minus_white } else { -black_minus_white };
         score / 4 + 20
-    }
-
-    /// Both sides' threats at every candidate point: computed once per node and used for the
-    /// immediate checks, the evaluation, the restriction and the ordering.
-    pub(super) fn scan(&mut self) -> Vec<Scanned> {
-        let me = self.to_move();
-        let them = other(me);
-        self.candidates()
-            .into_iter()
-            .map(|p| Scanned { point: p, mine: self.threat(p, me), theirs: self.threat(p, them) })
-            .collect()
     }
 
     pub(super) fn tt_probe(&self) -> Option<TtEntry> {
@@ -57,36 +52,65 @@ impl Engine {
         }
     }
 
-    /// Orders moves: table move, killers, then static score plus history. Forbidden points are
-    /// left out.
-    pub(super) fn ordered_moves(
-        &self,
-        scan: &[Scanned],
+    /// The moves worth searching when the opponent threatens: blocking its five; or, facing a
+    /// winning threat in the making (an open three, say), only stones on its strong points and
+    /// fours of our own.
+    pub(super) fn restriction(&mut self, candidates: PointSet) -> Restriction {
+        let them = other(self.to_move());
+        let their_fives = self.fives[them as usize - 1] & candidates;
+        if !their_fives.is_empty() {
+            Restriction::Only(their_fives)
+        } else if self.any_threat(self.winning[them as usize - 1] & candidates, them, |t| t.winning) {
+            Restriction::Defend
+        } else {
+            Restriction::None
+        }
+    }
+
+    /// Fills `out` with the moves `restriction` leaves, best first: table move, killers, then
+    /// static score plus history, ties to the lower point. Forbidden points are left out. Each
+    /// move is packed with its ordering key, so that one integer sort orders them (see
+    /// [`move_point`]).
+    pub(super) fn order_moves(
+        &mut self,
+        out: &mut Vec<u64>,
+        candidates: PointSet,
+        restriction: Restriction,
         ply: usize,
         tt_move: Point,
-        restrict: Option<&[Point]>,
-    ) -> Vec<Point> {
-        let mut scored: Vec<(i64, Point)> = scan
-            .iter()
-            .filter(|s| !s.mine.forbidden && restrict.is_none_or(|r| r.contains(&s.point)))
-            .map(|s| {
-                let p = s.point;
-                let mut key =
-                    (s.mine.score * 2 + s.theirs.score) as i64 * 1000 + self.history[p as usize] as i64;
-                if p == tt_move {
-                    key += 1 << 40;
-                } else if ply < self.killers.len() && self.killers[ply].contains(&p) {
-                    key += 1 << 30;
-                }
-                (key, p)
-            })
-            .collect();
-        scored.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-        scored.into_iter().map(|(_, p)| p).collect()
+    ) {
+        out.clear();
+        let me = self.to_move();
+        let them = other(me);
+        let (m, t) = (me as usize - 1, them as usize - 1);
+        let pool = match restriction {
+            Restriction::Only(set) => set,
+            Restriction::Defend => candidates & (self.winning[t] | self.fours[t] | self.fours[m]),
+            Restriction::None => candidates,
+        };
+        for p in pool {
+            let mine = self.threat(p, me);
+            let theirs = self.threat(p, them);
+            if mine.forbidden
+                || (restriction == Restriction::Defend
+                    && !(theirs.winning || theirs.fours > 0 || mine.fours > 0))
+            {
+                continue;
+            }
+            let mut key = (mine.score * 2 + theirs.score) as i64 * 1000 + self.history[p as usize] as i64;
+            if p == tt_move {
+                key += 1 << 40;
+            } else if ply < self.killers.len() && self.killers[ply].contains(&p) {
+                key += 1 << 30;
+            }
+            // Keys are never negative and stay below 2^42: the point fits under them.
+            out.push((key as u64) << 16 | u64::from(u16::MAX - p));
+        }
+        out.sort_unstable_by(|a, b| b.cmp(a));
     }
 
     /// Negamax alpha-beta with principal-variation search; scores for the side to move.
-    pub(super) fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: i32, clock: &Clock) -> i32 {
+    pub(super) fn search(&mut self, depth: i32, alpha: i32, beta: i32, ply: i32, clock: &Clock) -> i32 {
         self.nodes += 1;
         if self.out_of_budget(clock) {
             return 0;
@@ -98,36 +122,30 @@ impl Engine {
             return 0;
         }
         let me = self.to_move();
-        let scan = self.scan();
-        let mut my_win_soon = false;
-        let mut my_fours_exist = false;
-        let mut their_fives = Vec::new();
-        let mut their_fours_exist = false;
-        for s in &scan {
-            if s.mine.five {
-                return WIN - ply - 1;
-            }
-            my_win_soon |= s.mine.winning;
-            my_fours_exist |= s.mine.fours > 0;
-            if s.theirs.five {
-                their_fives.push(s.point);
-            }
-            their_fours_exist |= s.theirs.fours > 0;
+        let them = other(me);
+        let (m, t) = (me as usize - 1, them as usize - 1);
+        let candidates = self.candidate_set();
+        if !(self.fives[m] & candidates).is_empty() {
+            return WIN - ply - 1;
         }
-        if their_fives.len() >= 2 {
+        let their_fives = (self.fives[t] & candidates).len();
+        if their_fives >= 2 {
             return -(WIN - ply - 2);
         }
-        let forced = their_fives.len() == 1;
-        if !forced && my_win_soon && !their_fours_exist {
+        let forced = their_fives == 1;
+        if !forced
+            && self.any_threat(self.winning[m] & candidates, me, |t| t.winning)
+            && !self.any_threat(self.fours[t] & candidates, them, |t| t.fours > 0)
+        {
             return WIN - ply - 3;
         }
         if depth <= 0 && !forced {
-            if my_fours_exist
+            if self.any_threat(self.fours[m] & candidates, me, |t| t.fours > 0)
                 && crate::vcf::vcf(self, me, self.config.vcf_depth.min(12) as i32, clock).is_some()
             {
                 return WIN - ply - 10;
             }
-            return Self::evaluate(&scan);
+            return self.evaluate(candidates, me);
         }
         let entry = self.tt_probe();
         let mut tt_move = 0;
@@ -149,23 +167,48 @@ impl Engine {
                 }
             }
         }
-        let restricted = restriction(&scan);
-        let mut moves = self.ordered_moves(&scan, ply as usize, tt_move, restricted.as_deref());
-        if restricted.is_none() {
+        let restriction = self.restriction(candidates);
+        let restricted = restriction != Restriction::None;
+        // Each ply keeps its move list from node to node rather than allocating one.
+        if self.move_lists.len() <= ply as usize {
+            self.move_lists.resize_with(ply as usize + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.move_lists[ply as usize]);
+        self.order_moves(&mut moves, candidates, restriction, ply as usize, tt_move);
+        if !restricted {
             moves.truncate(self.config.width);
         }
+        let score = self.search_moves(&moves, depth, alpha, beta, ply, forced, restricted, clock);
+        self.move_lists[ply as usize] = moves;
+        score
+    }
+
+    /// The move loop of [`Self::search`], over `moves` as [`Self::order_moves`] packs them.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        moves: &[u64],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        forced: bool,
+        restricted: bool,
+        clock: &Clock,
+    ) -> i32 {
         if moves.is_empty() {
             return -(WIN - ply - 2);
         }
         let next_depth = if forced { depth } else { depth - 1 };
         let alpha_start = alpha;
         let mut best = -WIN - 1;
-        let mut best_move = moves[0];
-        for (i, &p) in moves.iter().enumerate() {
+        let mut best_move = move_point(moves[0]);
+        for (i, &packed) in moves.iter().enumerate() {
+            let p = move_point(packed);
             self.place(p);
             // Late moves of a free choice are searched a ply shallower first; one that turns out
             // better than the best so far is searched again at full depth.
-            let reduction = i32::from(self.config.reductions && restricted.is_none() && depth >= 3 && i >= 3);
+            let reduction = i32::from(self.config.reductions && !restricted && depth >= 3 && i >= 3);
             let score = if i == 0 {
                 -self.search(next_depth, -beta, -alpha, ply + 1, clock)
             } else {
@@ -230,18 +273,18 @@ impl Engine {
     }
 }
 
-/// The moves worth searching when the opponent threatens: blocking its five; or, facing a
-/// winning threat in the making (an open three, say), only stones on its strong points and fours
-/// of our own. `None`: every candidate.
-pub(super) fn restriction(scan: &[Scanned]) -> Option<Vec<Point>> {
-    let their_fives: Vec<Point> = scan.iter().filter(|s| s.theirs.five).map(|s| s.point).collect();
-    if !their_fives.is_empty() {
-        return Some(their_fives);
-    }
-    scan.iter().any(|s| s.theirs.winning).then(|| {
-        scan.iter()
-            .filter(|s| s.theirs.winning || s.theirs.fours > 0 || s.mine.fours > 0)
-            .map(|s| s.point)
-            .collect()
-    })
+/// Which candidates a node searches (see [`Engine::restriction`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Restriction {
+    /// Every candidate, the best [`EngineConfig::width`] of them.
+    None,
+    /// These points only.
+    Only(PointSet),
+    /// Points where the opponent makes a winning threat or a four, and our fours.
+    Defend,
+}
+
+/// The point of a move packed by [`Engine::order_moves`].
+pub(super) fn move_point(packed: u64) -> Point {
+    u16::MAX - packed as u16
 }
