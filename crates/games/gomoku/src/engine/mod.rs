@@ -53,21 +53,29 @@ pub(crate) struct PointThreat {
     risky: bool,
 }
 
+/// What the engine keeps per point, together so that updating a point touches one cache line.
+#[derive(Clone, Copy, Default)]
+struct PointLines {
+    /// Per direction, the cells four steps either side (see `lines.rs`).
+    keys: [u16; 4],
+    /// Per direction, the shapes a black and a white stone here would make, as a byte of the
+    /// rule's pair table.
+    shapes: [u8; 4],
+    /// Black's and white's shapes over the four directions summed up (see
+    /// `position::ENCODED`): a changed line adjusts the sum instead of recounting four lines.
+    counts: [u32; 2],
+    /// What a black and a white stone here would make.
+    threats: [PointThreat; 2],
+}
+
 /// The search's own board: cells, line keys of every point and direction, and how many stones
 /// lie within two points of each cell.
 pub struct Engine {
     pub(crate) size: usize,
     rule: Rule,
     pub(crate) cells: [u8; CELLS],
-    keys: Vec<[u16; 4]>,
-    /// Per point and direction: the shapes a black and a white stone there would make, as a
-    /// byte of the rule's pair table.
-    shapes: Vec<[u8; 4]>,
-    /// Per point, black's and white's shapes over the four directions summed up (see
-    /// `position::ENCODED`): a changed line adjusts the sum instead of recounting four lines.
-    counts: Vec<[u32; 2]>,
-    /// Per point, what a black and a white stone there would make.
-    threats: Vec<[PointThreat; 2]>,
+    /// Per point: its line keys, shapes and threats.
+    lines: Vec<PointLines>,
     pairs: PairTable,
     near: [u8; CELLS],
     /// Empty points with a stone within two points: the candidates.
@@ -120,10 +128,7 @@ impl Engine {
             size: 15,
             rule: Rule::Freestyle,
             cells: [WALL; CELLS],
-            keys: vec![[0; 4]; CELLS],
-            shapes: vec![[0; 4]; CELLS],
-            counts: vec![[0; 2]; CELLS],
-            threats: vec![[PointThreat::default(); 2]; CELLS],
+            lines: vec![PointLines::default(); CELLS],
             pairs: PairTable::get(false, false),
             near: [0; CELLS],
             candidates: PointSet::default(),

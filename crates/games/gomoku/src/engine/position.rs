@@ -68,7 +68,7 @@ impl Engine {
                     let c = self.cells[(p as isize + k * d) as usize] as u16;
                     key |= c << key_shift(k);
                 }
-                self.keys[p as usize][dir] = key;
+                self.lines[p as usize].keys[dir] = key;
             }
         }
         self.pairs = PairTable::get(self.exact(BLACK), self.exact(WHITE));
@@ -129,7 +129,7 @@ impl Engine {
             for k in 1..=4isize {
                 for (q, shift) in [(p as isize + k * d, key_shift(-k)), (p as isize - k * d, key_shift(k))] {
                     let q = q as usize;
-                    self.keys[q][dir] ^= (color as u16) << shift;
+                    self.lines[q].keys[dir] ^= (color as u16) << shift;
                     // Only empty points are candidates, so only theirs need to be current.
                     if self.cells[q] == EMPTY {
                         self.refresh_line(q, dir);
@@ -141,14 +141,14 @@ impl Engine {
     }
 
     pub(crate) fn shape_at(&self, p: Point, dir: usize, color: u8) -> Shape {
-        pair_shape(self.shapes[p as usize][dir], color)
+        pair_shape(self.lines[p as usize].shapes[dir], color)
     }
 
     /// Re-reads the shapes of `p` along `dir` and, where one changed, its threat.
     #[inline]
     fn refresh_line(&mut self, p: usize, dir: usize) {
-        let pair = self.pairs.pair(self.keys[p][dir]);
-        let old = std::mem::replace(&mut self.shapes[p][dir], pair);
+        let pair = self.pairs.pair(self.lines[p].keys[dir]);
+        let old = std::mem::replace(&mut self.lines[p].shapes[dir], pair);
         // A stone four points away often leaves a line's shape as it was.
         if pair == old {
             return;
@@ -156,11 +156,11 @@ impl Engine {
         for side in 0..2 {
             let (new_shape, old_shape) = ((pair >> (4 * side)) & 15, (old >> (4 * side)) & 15);
             if new_shape != old_shape {
-                let count = &mut self.counts[p][side];
+                let count = &mut self.lines[p].counts[side];
                 *count =
                     count.wrapping_add(ENCODED[new_shape as usize]).wrapping_sub(ENCODED[old_shape as usize]);
                 let threat = threat_from_count(*count);
-                self.threats[p][side] = threat;
+                self.lines[p].threats[side] = threat;
                 self.mark(p, side, threat);
             }
         }
@@ -176,13 +176,13 @@ impl Engine {
 
     /// Reads every line of `p` afresh.
     fn refresh_all(&mut self, p: usize) {
-        self.shapes[p] = self.keys[p].map(|key| self.pairs.pair(key));
+        self.lines[p].shapes = self.lines[p].keys.map(|key| self.pairs.pair(key));
         for side in 0..2 {
             let count =
-                self.shapes[p].iter().map(|&pair| ENCODED[((pair >> (4 * side)) & 15) as usize]).sum();
-            self.counts[p][side] = count;
-            self.threats[p][side] = threat_from_count(count);
-            self.mark(p, side, self.threats[p][side]);
+                self.lines[p].shapes.iter().map(|&pair| ENCODED[((pair >> (4 * side)) & 15) as usize]).sum();
+            self.lines[p].counts[side] = count;
+            self.lines[p].threats[side] = threat_from_count(count);
+            self.mark(p, side, self.lines[p].threats[side]);
         }
     }
 
@@ -190,7 +190,7 @@ impl Engine {
     /// come and go). Black's double threats and overlines under renju are checked against the
     /// full forbidden-point rules here, as that depends on more than the lines through `p`.
     pub(crate) fn threat(&mut self, p: Point, color: u8) -> PointThreat {
-        let t = self.threats[p as usize][color as usize - 1];
+        let t = self.lines[p as usize].threats[color as usize - 1];
         if t.risky
             && self.rule == Rule::Renju
             && color == BLACK
@@ -312,7 +312,7 @@ mod tests {
                 for p in Board::new(15, rule).points().filter(|&p| engine.cells[p as usize] == EMPTY) {
                     for color in [BLACK, WHITE] {
                         let fresh = fresh_threat(&engine, p, color);
-                        let cached = engine.threats[p as usize][color as usize - 1];
+                        let cached = engine.lines[p as usize].threats[color as usize - 1];
                         assert_eq!(format!("{fresh:?}"), format!("{cached:?}"), "rule {rule:?} step {step}");
                         let side = color as usize - 1;
                         assert_eq!(engine.fives[side].contains(p as usize), fresh.five);

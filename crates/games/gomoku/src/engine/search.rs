@@ -24,7 +24,7 @@ impl Engine {
     fn evaluate(&mut self, candidates: PointSet, me: u8) -> i32 {
         let mut black_minus_white = 0;
         for p in candidates {
-            let [black, white] = self.threats[p as usize];
+            let [black, white] = self.lines[p as usize].threats;
             let black = if black.risky && self.rule == Rule::Renju { self.threat(p, BLACK) } else { black };
             black_minus_white += black.score - white.score;
         }
