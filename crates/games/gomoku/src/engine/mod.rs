@@ -68,6 +68,17 @@ struct PointLines {
     threats: [PointThreat; 2],
 }
 
+/// What [`Engine::place`] changes besides the stone, saved for [`Engine::unplace`]: the
+/// records of the 32 points on its lines and the point sets.
+#[derive(Clone, Copy, Default)]
+struct Undo {
+    lines: [PointLines; 32],
+    fives: [PointSet; 2],
+    fours: [PointSet; 2],
+    winning: [PointSet; 2],
+    candidates: PointSet,
+}
+
 /// The search's own board: cells, line keys of every point and direction, and how many stones
 /// lie within two points of each cell.
 pub struct Engine {
@@ -87,6 +98,10 @@ pub struct Engine {
     fours: [PointSet; 2],
     winning: [PointSet; 2],
     pub(crate) stack: Vec<Point>,
+    /// One record per stone placed since the position was loaded (`undo_len` of them; the
+    /// vector keeps the deeper ones to save allocations).
+    undo: Vec<Undo>,
+    undo_len: usize,
     pub(crate) hash: u64,
     pub(crate) nodes: u64,
     next_time_check: u64,
@@ -136,6 +151,8 @@ impl Engine {
             fours: [PointSet::default(); 2],
             winning: [PointSet::default(); 2],
             stack: Vec::new(),
+            undo: Vec::new(),
+            undo_len: 0,
             hash: 0,
             nodes: 0,
             next_time_check: 0,

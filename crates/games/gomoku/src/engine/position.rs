@@ -46,6 +46,22 @@ fn threat_from_count(count: u32) -> PointThreat {
     t
 }
 
+/// The points on the lines through a point, four steps either way: their offsets from it.
+const LINE_OFFSETS: [isize; 32] = {
+    let mut offsets = [0; 32];
+    let mut i = 0;
+    while i < 32 {
+        let (d, k) = (DIRECTIONS[i / 8], (i % 8 / 2 + 1) as isize);
+        offsets[i] = if i % 2 == 0 { k * d } else { -k * d };
+        i += 1;
+    }
+    offsets
+};
+
+fn line_neighbours(p: Point) -> impl Iterator<Item = usize> {
+    LINE_OFFSETS.into_iter().map(move |offset| (p as isize + offset) as usize)
+}
+
 impl Engine {
     /// Loads a position. The transposition table survives: positions recur from move to move.
     pub fn load(&mut self, board: &Board) {
@@ -53,6 +69,7 @@ impl Engine {
         self.rule = board.rule();
         self.cells = *board.cells();
         self.stack = board.moves().to_vec();
+        self.undo_len = 0;
         self.hash = 0;
         self.near = [0; CELLS];
         self.candidates = PointSet::default();
@@ -104,26 +121,53 @@ impl Engine {
         }
     }
 
+    /// Places a stone of the side to move, saving what it changes for [`Self::unplace`].
     pub(crate) fn place(&mut self, p: Point) {
         let color = self.to_move();
-        self.set(p, color);
+        if self.undo.len() == self.undo_len {
+            self.undo.push(Undo::default());
+        }
+        let undo = &mut self.undo[self.undo_len];
+        undo.fives = self.fives;
+        undo.fours = self.fours;
+        undo.winning = self.winning;
+        undo.candidates = self.candidates;
+        for (slot, q) in undo.lines.iter_mut().zip(line_neighbours(p)) {
+            *slot = self.lines[q];
+        }
+        self.undo_len += 1;
+        self.put(p, color);
         self.stack.push(p);
     }
 
+    /// Takes back the last stone [`Self::place`] placed. Putting back the saved records costs
+    /// a few copies where working the change out again would cost as much as placing it.
     pub(crate) fn unplace(&mut self) {
         let p = self.stack.pop().expect("a stone to take back");
         let color = self.cells[p as usize];
-        self.set(p, color);
+        self.undo_len -= 1;
+        let undo = &self.undo[self.undo_len];
+        self.fives = undo.fives;
+        self.fours = undo.fours;
+        self.winning = undo.winning;
+        self.candidates = undo.candidates;
+        for (saved, q) in undo.lines.iter().zip(line_neighbours(p)) {
+            self.lines[q] = *saved;
+        }
+        self.cells[p as usize] = EMPTY;
+        self.hash ^= ZOBRIST[p as usize][color as usize - 1];
+        for dy in -2isize..=2 {
+            for dx in -2isize..=2 {
+                self.near[(p as isize + dy * STRIDE as isize + dx) as usize] -= 1;
+            }
+        }
     }
 
-    /// Toggles `color` on `p`: the key bits of the neighbours flip the same way both times.
-    ///
-    /// `p`'s own shapes are left alone: its keys do not depend on its own cell, and stones come
-    /// off in the reverse order they went on, so when `p` is emptied again every stone placed
-    /// since is gone and its keys, shapes and threats are those it had before.
-    pub(super) fn set(&mut self, p: Point, color: u8) {
-        let adding = self.cells[p as usize] == EMPTY;
-        self.cells[p as usize] = if adding { color } else { EMPTY };
+    /// Puts `color` on the empty point `p`, bringing the neighbours' keys, shapes and threats
+    /// up to date. `p`'s own are left alone: its keys do not depend on its own cell, so they are
+    /// right again when it is emptied.
+    fn put(&mut self, p: Point, color: u8) {
+        self.cells[p as usize] = color;
         self.hash ^= ZOBRIST[p as usize][color as usize - 1];
         for (dir, &d) in DIRECTIONS.iter().enumerate() {
             for k in 1..=4isize {
@@ -137,7 +181,7 @@ impl Engine {
                 }
             }
         }
-        self.touch_near(p, if adding { 1 } else { -1 });
+        self.touch_near(p, 1);
     }
 
     pub(crate) fn shape_at(&self, p: Point, dir: usize, color: u8) -> Shape {
