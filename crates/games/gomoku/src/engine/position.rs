@@ -169,16 +169,15 @@ impl Engine {
     fn put(&mut self, p: Point, color: u8) {
         self.cells[p as usize] = color;
         self.hash ^= ZOBRIST[p as usize][color as usize - 1];
-        for (dir, &d) in DIRECTIONS.iter().enumerate() {
-            for k in 1..=4isize {
-                for (q, shift) in [(p as isize + k * d, key_shift(-k)), (p as isize - k * d, key_shift(k))] {
-                    let q = q as usize;
-                    self.lines[q].keys[dir] ^= (color as u16) << shift;
-                    // Only empty points are candidates, so only theirs need to be current.
-                    if self.cells[q] == EMPTY {
-                        self.refresh_line(q, dir);
-                    }
-                }
+        for (i, q) in line_neighbours(p).enumerate() {
+            let dir = i / 8;
+            // `p` is at -offset from `q`.
+            let k = i % 8 / 2 + 1;
+            let shift = if i % 2 == 0 { key_shift(-(k as isize)) } else { key_shift(k as isize) };
+            self.lines[q].keys[dir] ^= (color as u16) << shift;
+            // Only empty points are candidates, so only theirs need to be current.
+            if self.cells[q] == EMPTY {
+                self.refresh_line(q, dir);
             }
         }
         self.touch_near(p, 1);
