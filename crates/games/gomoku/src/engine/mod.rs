@@ -314,6 +314,7 @@ impl Engine {
     ) -> Vec<Point> {
         let mut packed = Vec::new();
         self.order_moves(&mut packed, candidates, restriction, 0, tt_move);
+        packed.sort_unstable_by(|a, b| b.cmp(a));
         packed.into_iter().map(move_point).collect()
     }
 

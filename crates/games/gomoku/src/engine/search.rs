@@ -67,10 +67,10 @@ impl Engine {
         }
     }
 
-    /// Fills `out` with the moves `restriction` leaves, best first: table move, killers, then
-    /// static score plus history, ties to the lower point. Forbidden points are left out. Each
-    /// move is packed with its ordering key, so that one integer sort orders them (see
-    /// [`move_point`]).
+    /// Fills `out` with the moves `restriction` leaves, unordered. Forbidden points are left
+    /// out. Each move is packed with its ordering key, so that the greater number is the better
+    /// move (see [`move_point`]): table move, killers, then static score plus history, ties to
+    /// the lower point.
     pub(super) fn order_moves(
         &mut self,
         out: &mut Vec<u64>,
@@ -106,7 +106,6 @@ impl Engine {
             // Keys are never negative and stay below 2^42: the point fits under them.
             out.push((key as u64) << 16 | u64::from(u16::MAX - p));
         }
-        out.sort_unstable_by(|a, b| b.cmp(a));
     }
 
     /// Negamax alpha-beta with principal-variation search; scores for the side to move.
@@ -175,19 +174,17 @@ impl Engine {
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply as usize]);
         self.order_moves(&mut moves, candidates, restriction, ply as usize, tt_move);
-        if !restricted {
-            moves.truncate(self.config.width);
-        }
-        let score = self.search_moves(&moves, depth, alpha, beta, ply, forced, restricted, clock);
+        let score = self.search_moves(&mut moves, depth, alpha, beta, ply, forced, restricted, clock);
         self.move_lists[ply as usize] = moves;
         score
     }
 
-    /// The move loop of [`Self::search`], over `moves` as [`Self::order_moves`] packs them.
+    /// The move loop of [`Self::search`], over `moves` as [`Self::order_moves`] packs them,
+    /// best first and, unless `restricted`, the best [`EngineConfig::width`] only.
     #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
-        moves: &[u64],
+        moves: &mut [u64],
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -202,9 +199,26 @@ impl Engine {
         let next_depth = if forced { depth } else { depth - 1 };
         let alpha_start = alpha;
         let mut best = -WIN - 1;
-        let mut best_move = move_point(moves[0]);
-        for (i, &packed) in moves.iter().enumerate() {
-            let p = move_point(packed);
+        let mut best_move = 0;
+        let count = if restricted { moves.len() } else { moves.len().min(self.config.width) };
+        for i in 0..count {
+            // Most nodes that cut off do so within the first few moves: pick those one by one,
+            // and sort the rest only when the search gets that far.
+            if i < PICKED_MOVES {
+                let mut best_at = i;
+                for j in i + 1..moves.len() {
+                    if moves[j] > moves[best_at] {
+                        best_at = j;
+                    }
+                }
+                moves.swap(i, best_at);
+            } else if i == PICKED_MOVES {
+                moves[i..].sort_unstable_by(|a, b| b.cmp(a));
+            }
+            let p = move_point(moves[i]);
+            if i == 0 {
+                best_move = p;
+            }
             self.place(p);
             // Late moves of a free choice are searched a ply shallower first; one that turns out
             // better than the best so far is searched again at full depth.
@@ -283,6 +297,9 @@ pub(super) enum Restriction {
     /// Points where the opponent makes a winning threat or a four, and our fours.
     Defend,
 }
+
+/// Moves taken best first one at a time before the rest are sorted.
+const PICKED_MOVES: usize = 3;
 
 /// The point of a move packed by [`Engine::order_moves`].
 pub(super) fn move_point(packed: u64) -> Point {
