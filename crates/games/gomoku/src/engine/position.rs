@@ -25,25 +25,72 @@ const ENCODED: [u32; 9] = {
 };
 
 /// What a stone would make on a point, from the summed count of its four shapes.
-fn threat_from_count(count: u32) -> PointThreat {
-    let mut t = PointThreat {
-        score: (count & 0xFFFF) as i32,
-        fours: ((count >> 16) & 15) as u8,
-        open_threes: ((count >> 20) & 15) as u8,
-        five: (count >> 24) & 15 != 0,
-        ..PointThreat::default()
+fn threat_from_count(count: u32) -> PackedThreat {
+    let fours = (count >> 16) & 15;
+    let open_threes = (count >> 20) & 15;
+    // The counts of fours and open threes sit where a packed threat keeps them.
+    let counts = count & 0xFF << 16;
+    if (count >> 24) & 15 != 0 {
+        return PackedThreat((count & 0xFFFF) | counts | PackedThreat::FIVE);
+    }
+    let winning = fours >= 2 || (fours >= 1 && open_threes >= 1);
+    let bonus = if winning {
+        400
+    } else if open_threes >= 2 {
+        150
+    } else {
+        0
     };
-    if t.five {
-        return t;
+    let risky = fours >= 2 || open_threes >= 2 || count >> 28 != 0;
+    PackedThreat(
+        ((count & 0xFFFF) + bonus)
+            | counts
+            | if winning { PackedThreat::WINNING } else { 0 }
+            | if risky { PackedThreat::RISKY } else { 0 },
+    )
+}
+
+/// A [`PointThreat`] in one word, as the engine keeps it per point: the score in bits 0-15,
+/// fours and open threes in four bits each from bit 16, then flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct PackedThreat(u32);
+
+impl PackedThreat {
+    const FIVE: u32 = 1 << 24;
+    const WINNING: u32 = 1 << 25;
+    const RISKY: u32 = 1 << 26;
+
+    pub fn score(self) -> i32 {
+        (self.0 & 0xFFFF) as i32
     }
-    t.risky = t.fours >= 2 || t.open_threes >= 2 || count >> 28 != 0;
-    t.winning = t.fours >= 2 || (t.fours >= 1 && t.open_threes >= 1);
-    if t.winning {
-        t.score += 400;
-    } else if t.open_threes >= 2 {
-        t.score += 150;
+
+    pub fn five(self) -> bool {
+        self.0 & Self::FIVE != 0
     }
-    t
+
+    pub fn winning(self) -> bool {
+        self.0 & Self::WINNING != 0
+    }
+
+    pub fn risky(self) -> bool {
+        self.0 & Self::RISKY != 0
+    }
+
+    pub fn has_four(self) -> bool {
+        self.0 & 15 << 16 != 0
+    }
+
+    pub fn unpack(self) -> PointThreat {
+        PointThreat {
+            five: self.five(),
+            winning: self.winning(),
+            fours: ((self.0 >> 16) & 15) as u8,
+            open_threes: ((self.0 >> 20) & 15) as u8,
+            score: self.score(),
+            forbidden: false,
+            risky: self.risky(),
+        }
+    }
 }
 
 /// The points on the lines through a point, four steps either way: their offsets from it.
@@ -211,10 +258,10 @@ impl Engine {
 
     /// Files the point under the threat sets of one side.
     #[inline]
-    fn mark(&mut self, p: usize, side: usize, threat: PointThreat) {
-        self.fives[side].assign(p, threat.five);
-        self.fours[side].assign(p, threat.fours > 0);
-        self.winning[side].assign(p, threat.winning);
+    fn mark(&mut self, p: usize, side: usize, threat: PackedThreat) {
+        self.fives[side].assign(p, threat.five());
+        self.fours[side].assign(p, threat.has_four());
+        self.winning[side].assign(p, threat.winning());
     }
 
     /// Reads every line of `p` afresh.
@@ -233,7 +280,7 @@ impl Engine {
     /// come and go). Black's double threats and overlines under renju are checked against the
     /// full forbidden-point rules here, as that depends on more than the lines through `p`.
     pub(crate) fn threat(&mut self, p: Point, color: u8) -> PointThreat {
-        let t = self.lines[p as usize].threats[color as usize - 1];
+        let t = self.lines[p as usize].threats[color as usize - 1].unpack();
         if t.risky
             && self.rule == Rule::Renju
             && color == BLACK
@@ -355,7 +402,7 @@ mod tests {
                 for p in Board::new(15, rule).points().filter(|&p| engine.cells[p as usize] == EMPTY) {
                     for color in [BLACK, WHITE] {
                         let fresh = fresh_threat(&engine, p, color);
-                        let cached = engine.lines[p as usize].threats[color as usize - 1];
+                        let cached = engine.lines[p as usize].threats[color as usize - 1].unpack();
                         assert_eq!(format!("{fresh:?}"), format!("{cached:?}"), "rule {rule:?} step {step}");
                         let side = color as usize - 1;
                         assert_eq!(engine.fives[side].contains(p as usize), fresh.five);

@@ -25,8 +25,12 @@ impl Engine {
         let mut black_minus_white = 0;
         for p in candidates {
             let [black, white] = self.lines[p as usize].threats;
-            let black = if black.risky && self.rule == Rule::Renju { self.threat(p, BLACK) } else { black };
-            black_minus_white += black.score - white.score;
+            let black = if black.risky() && self.rule == Rule::Renju {
+                self.threat(p, BLACK).score
+            } else {
+                black.score()
+            };
+            black_minus_white += black - white.score();
         }
         let score = if me == BLACK { black_minus_white } else { -black_minus_white };
         score / 4 + 20
