@@ -20,6 +20,11 @@ impl PointSet {
     }
 
     #[inline]
+    pub fn add_if(&mut self, p: usize, member: bool) {
+        self.0[p / 64] |= (member as u64) << (p % 64);
+    }
+
+    #[inline]
     pub fn assign(&mut self, p: usize, member: bool) {
         let word = &mut self.0[p / 64];
         *word = (*word & !(1 << (p % 64))) | (member as u64) << (p % 64);

@@ -123,7 +123,7 @@ impl Engine {
         for i in 0..self.stack.len() {
             let p = self.stack[i];
             self.hash ^= ZOBRIST[p as usize][self.cells[p as usize] as usize - 1];
-            self.touch_near(p, 1);
+            self.add_near(p);
         }
         for p in board.points() {
             for (dir, &d) in DIRECTIONS.iter().enumerate() {
@@ -142,14 +142,17 @@ impl Engine {
         }
     }
 
-    pub(super) fn touch_near(&mut self, p: Point, delta: i8) {
+    /// Counts the stone on `p` near the points around it, which become candidates if empty
+    /// (and `p` stops being one).
+    fn add_near(&mut self, p: Point) {
         for dy in -2isize..=2 {
             for dx in -2isize..=2 {
                 let q = (p as isize + dy * STRIDE as isize + dx) as usize;
-                self.near[q] = self.near[q].wrapping_add_signed(delta);
-                self.candidates.assign(q, self.cells[q] == EMPTY && self.near[q] > 0);
+                self.near[q] += 1;
+                self.candidates.add_if(q, self.cells[q] == EMPTY);
             }
         }
+        self.candidates.assign(p as usize, false);
     }
 
     pub(crate) fn rule(&self) -> Rule {
@@ -227,7 +230,7 @@ impl Engine {
                 self.refresh_line(q, dir);
             }
         }
-        self.touch_near(p, 1);
+        self.add_near(p);
     }
 
     pub(crate) fn shape_at(&self, p: Point, dir: usize, color: u8) -> Shape {
