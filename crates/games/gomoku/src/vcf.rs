@@ -20,7 +20,11 @@ fn fives_through(engine: &Engine, p: Point, color: u8) -> (usize, [Point; 2]) {
     for (dir, &d) in DIRECTIONS.iter().enumerate() {
         for k in (-4..=4isize).filter(|&k| k != 0) {
             let q = (p as isize + k * d) as Point;
-            if engine.cells[q as usize] == EMPTY && engine.shape_at(q, dir, color) == Shape::Five {
+            // The set rules out most points at the cost of one bit test.
+            if engine.fives_of(color).contains(q as usize)
+                && engine.cells[q as usize] == EMPTY
+                && engine.shape_at(q, dir, color) == Shape::Five
+            {
                 out[n] = q;
                 n += 1;
                 if n == 2 {

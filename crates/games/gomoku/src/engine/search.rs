@@ -104,7 +104,7 @@ impl Engine {
             let mut key = (mine.score * 2 + theirs.score) as i64 * 1000 + self.history[p as usize] as i64;
             if p == tt_move {
                 key += 1 << 40;
-            } else if ply < self.killers.len() && self.killers[ply].contains(&p) {
+            } else if ply < self.killers.len() && (self.killers[ply][0] == p || self.killers[ply][1] == p) {
                 key += 1 << 30;
             }
             // Keys are never negative and stay below 2^42: the point fits under them.
