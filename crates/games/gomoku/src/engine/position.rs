@@ -249,12 +249,18 @@ impl Engine {
         for side in 0..2 {
             let (new_shape, old_shape) = ((pair >> (4 * side)) & 15, (old >> (4 * side)) & 15);
             if new_shape != old_shape {
+                let (new, old) = (ENCODED[new_shape as usize], ENCODED[old_shape as usize]);
                 let count = &mut self.lines[p].counts[side];
-                *count =
-                    count.wrapping_add(ENCODED[new_shape as usize]).wrapping_sub(ENCODED[old_shape as usize]);
-                let threat = threat_from_count(*count);
-                self.lines[p].threats[side] = threat;
-                self.mark(p, side, threat);
+                *count = count.wrapping_add(new).wrapping_sub(old);
+                if (new | old) >> 16 == 0 {
+                    // Twos and threes only: the score moves, and nothing else does.
+                    let threat = &mut self.lines[p].threats[side];
+                    threat.0 = threat.0.wrapping_add(new).wrapping_sub(old);
+                } else {
+                    let threat = threat_from_count(*count);
+                    self.lines[p].threats[side] = threat;
+                    self.mark(p, side, threat);
+                }
             }
         }
     }
