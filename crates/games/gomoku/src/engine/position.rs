@@ -59,6 +59,8 @@ impl PackedThreat {
     const FIVE: u32 = 1 << 24;
     const WINNING: u32 = 1 << 25;
     const RISKY: u32 = 1 << 26;
+    /// The bits the threat sets depend on (any change among the fours counts as one).
+    const MARKED: u32 = Self::FIVE | Self::WINNING | 15 << 16;
 
     pub fn score(self) -> i32 {
         (self.0 & 0xFFFF) as i32
@@ -258,8 +260,10 @@ impl Engine {
                     threat.0 = threat.0.wrapping_add(new).wrapping_sub(old);
                 } else {
                     let threat = threat_from_count(*count);
-                    self.lines[p].threats[side] = threat;
-                    self.mark(p, side, threat);
+                    let old = std::mem::replace(&mut self.lines[p].threats[side], threat);
+                    if (old.0 ^ threat.0) & PackedThreat::MARKED != 0 {
+                        self.mark(p, side, threat);
+                    }
                 }
             }
         }
