@@ -8,9 +8,10 @@ const SHAPE_SCORE: [i32; 9] = [0, 2, 8, 8, 30, 36, 300, 5000, 0];
 
 /// A shape's contribution to a point's summed count: its score in bits 0-15, then four bits
 /// each for fours (an open four counts two), open threes, fives and overlines. No field can
-/// overflow into the next with four lines, so sums and differences stay exact.
-const ENCODED: [u32; 9] = {
-    let mut e = [0u32; 9];
+/// overflow into the next with four lines, so sums and differences stay exact. Sixteen entries,
+/// one per value of a four-bit shape, so that indexing by one needs no bounds check.
+const ENCODED: [u32; 16] = {
+    let mut e = [0u32; 16];
     let mut s = 0;
     while s < 9 {
         e[s] = SHAPE_SCORE[s] as u32;
