@@ -198,7 +198,7 @@ impl Engine {
     pub(crate) fn unplace(&mut self) {
         let p = self.stack.pop().expect("a stone to take back");
         let color = self.cells[p as usize];
-        self.undo_len -= 1;
+        self.undo_len = self.undo_len.checked_sub(1).expect("only stones `place` put down are taken back");
         let undo = &self.undo[self.undo_len];
         self.fives = undo.fives;
         self.fours = undo.fours;
