@@ -23,14 +23,19 @@ impl Engine {
     /// The static value for the side to move, from the threats of the candidate points.
     fn evaluate(&mut self, candidates: PointSet, me: u8) -> i32 {
         let mut black_minus_white = 0;
-        for p in candidates {
-            let [black, white] = self.lines[p as usize].threats;
-            let black = if black.risky() && self.rule == Rule::Renju {
-                self.threat(p, BLACK).score
-            } else {
-                black.score()
-            };
-            black_minus_white += black - white.score();
+        let mut risky = false;
+        candidates.for_each(|p| {
+            let [black, white] = self.lines[p].threats;
+            black_minus_white += black.score() - white.score();
+            risky |= black.risky();
+        });
+        if risky && self.rule == Rule::Renju {
+            // A forbidden point is worth nothing to black.
+            for p in candidates {
+                if self.lines[p as usize].threats[0].risky() && self.threat(p, BLACK).forbidden {
+                    black_minus_white -= self.lines[p as usize].threats[0].score();
+                }
+            }
         }
         let score = if me == BLACK { black_minus_white } else { -black_minus_white };
         score / 4 + 20
