@@ -97,24 +97,50 @@ impl Engine {
             Restriction::Defend => candidates & (self.winning[t] | self.fours[t] | self.fours[m]),
             Restriction::None => candidates,
         };
-        for p in pool {
-            let mine = self.threat(p, me);
-            let theirs = self.threat(p, them);
-            if mine.forbidden
-                || (restriction == Restriction::Defend
-                    && !(theirs.winning || theirs.fours > 0 || mine.fours > 0))
-            {
-                continue;
+        let killers = self.killers.get(ply).copied().unwrap_or_default();
+        let defend = restriction == Restriction::Defend;
+        // Black's double threats under renju may be forbidden points: those wait for the full
+        // check below. The order moves are listed in does not matter, only their keys.
+        let renju = self.rule == Rule::Renju;
+        let mut deferred = false;
+        pool.for_each(|p| {
+            let [mine, theirs] = [self.lines[p].threats[m], self.lines[p].threats[t]];
+            let black = if me == BLACK { mine } else { theirs };
+            if renju && black.risky() {
+                deferred = true;
+                return;
             }
-            let mut key = (mine.score * 2 + theirs.score) as i64 * 1000 + self.history[p as usize] as i64;
-            if p == tt_move {
-                key += 1 << 40;
-            } else if ply < self.killers.len() && (self.killers[ply][0] == p || self.killers[ply][1] == p) {
-                key += 1 << 30;
+            if defend && !(theirs.winning() || theirs.has_four() || mine.has_four()) {
+                return;
             }
-            // Keys are never negative and stay below 2^42: the point fits under them.
-            out.push((key as u64) << 16 | u64::from(u16::MAX - p));
+            out.push(self.move_key(p as Point, mine.score(), theirs.score(), tt_move, killers));
+        });
+        if deferred {
+            for p in pool {
+                let black = self.lines[p as usize].threats[0];
+                if !black.risky() {
+                    continue;
+                }
+                let mine = self.threat(p, me);
+                let theirs = self.threat(p, them);
+                if mine.forbidden || (defend && !(theirs.winning || theirs.fours > 0 || mine.fours > 0)) {
+                    continue;
+                }
+                out.push(self.move_key(p, mine.score, theirs.score, tt_move, killers));
+            }
         }
+    }
+
+    /// A move packed with its ordering key (see [`Self::order_moves`]).
+    fn move_key(&self, p: Point, mine: i32, theirs: i32, tt_move: Point, killers: [Point; 2]) -> u64 {
+        let mut key = i64::from(mine * 2 + theirs) * 1000 + i64::from(self.history[p as usize]);
+        if p == tt_move {
+            key += 1 << 40;
+        } else if killers[0] == p || killers[1] == p {
+            key += 1 << 30;
+        }
+        // Keys are never negative and stay below 2^42: the point fits under them.
+        (key as u64) << 16 | u64::from(u16::MAX - p)
     }
 
     /// Negamax alpha-beta with principal-variation search; scores for the side to move.
