@@ -85,8 +85,14 @@ fn win_points(line: &mut [u8; 9], color: u8, exact: bool) -> usize {
 }
 
 /// `TABLE[key]` packs four shapes: for black and white, each where five or more wins and where
-/// exactly five wins.
-struct Table(Vec<[u8; 4]>);
+/// exactly five wins. `pairs` holds the same per rule, both colours in one byte, so that the
+/// engine's update after each stone reads one byte from a table a quarter the size.
+struct Table {
+    /// Kept for the tests, which check the engine's pair bytes against it.
+    #[cfg(test)]
+    columns: Vec<[u8; 4]>,
+    pairs: [Box<[u8; 1 << 16]>; 4],
+}
 
 fn downgrade(next: Shape) -> Shape {
     match next {
@@ -136,7 +142,19 @@ fn build() -> Table {
     for (column, (color, exact)) in [(1u8, false), (2, false), (1, true), (2, true)].into_iter().enumerate() {
         fill(&mut entries, column, color, exact);
     }
-    Table(entries)
+    let pairs = std::array::from_fn(|rule| {
+        let (black_exact, white_exact) = (rule & 1 != 0, rule & 2 != 0);
+        let mut pair = Box::new([0u8; 1 << 16]);
+        for (key, e) in entries.iter().enumerate() {
+            pair[key] = e[column(1, black_exact)] | e[column(2, white_exact)] << 4;
+        }
+        pair
+    });
+    Table {
+        #[cfg(test)]
+        columns: entries,
+        pairs,
+    }
 }
 
 fn walls_are_outside(line: &[u8; 9]) -> bool {
@@ -166,19 +184,44 @@ pub const fn column(color: u8, exact: bool) -> usize {
     (color as usize - 1) + 2 * exact as usize
 }
 
-/// A handle on the shape table, for hot loops that should not touch the lazy initialiser.
+/// A handle on the four-column shape table.
+#[cfg(test)]
 #[derive(Clone, Copy)]
 pub struct ShapeTable(&'static [[u8; 4]]);
 
+#[cfg(test)]
 impl ShapeTable {
     pub fn get() -> Self {
-        ShapeTable(&table().0)
+        ShapeTable(&table().columns)
     }
 
     #[inline]
     pub fn shape(self, key: u16, column: usize) -> Shape {
         SHAPES[self.0[key as usize][column] as usize]
     }
+}
+
+/// Both colours' shapes for every key under one rule, one byte each (see [`pair_shape`]).
+#[derive(Clone, Copy)]
+pub struct PairTable(&'static [u8; 1 << 16]);
+
+impl PairTable {
+    /// The table for a rule where black (and white) win with exactly five when `*_exact`.
+    pub fn get(black_exact: bool, white_exact: bool) -> Self {
+        PairTable(&table().pairs[black_exact as usize + 2 * white_exact as usize])
+    }
+
+    #[inline]
+    pub fn pair(self, key: u16) -> u8 {
+        self.0[key as usize]
+    }
+}
+
+/// The shape of `color` (1 black, 2 white) in a byte of a [`PairTable`]: black's in the low four
+/// bits, white's in the high four.
+#[inline]
+pub fn pair_shape(pair: u8, color: u8) -> Shape {
+    SHAPES[((pair >> (4 * (color - 1))) & 15) as usize]
 }
 
 #[cfg(test)]

@@ -44,7 +44,7 @@ fn vct_search(engine: &mut Engine, attacker: u8, threes: u32, vcf_depth: i32, cl
     }
     let defender = other(attacker);
     let mut attacks = Vec::new();
-    for p in engine.candidates() {
+    for p in engine.candidate_set() {
         let mine = engine.threat(p, attacker);
         if engine.threat(p, defender).five {
             // The defender threatens five: VCF above found no way through, and a three is no
@@ -85,7 +85,7 @@ pub fn vct_move(
 ) -> Option<Point> {
     let defender = other(attacker);
     let mut attacks = Vec::new();
-    for p in engine.candidates() {
+    for p in engine.candidate_set() {
         let mine = engine.threat(p, attacker);
         if engine.threat(p, defender).five {
             return None;
@@ -121,7 +121,7 @@ fn refutes_all_defences(
     let defender = other(attacker);
     let mut defences: Vec<Point> = Vec::new();
     let mut threatened = false;
-    for p in engine.candidates() {
+    for p in engine.candidate_set() {
         let theirs = engine.threat(p, attacker);
         let mine = engine.threat(p, defender);
         if mine.five {

@@ -1,0 +1,389 @@
+//! Ply's Gomoku engine (`alphabeta`): line shapes kept up to date stone by stone (`lines.rs`),
+//! candidate moves near the stones, a victory-by-continuous-fours solver (VCF, `vcf.rs`) at the
+//! root and as the quiescence search, and principal-variation alpha-beta with iterative
+//! deepening, a transposition table, killer and history ordering, forced replies to fours and
+//! threat-restricted replies to open threes, and renju's forbidden points for black.
+
+mod point_set;
+mod position;
+mod search;
+
+use ply_core::{Agent, Clock, Decision, Limits, SearchInfo};
+
+use crate::board::{BLACK, Board, CELLS, DIRECTIONS, EMPTY, Point, Rule, STRIDE, WALL, WHITE, ZOBRIST};
+use crate::lines::{PairTable, Shape, key_shift};
+pub(crate) use point_set::PointSet;
+use position::PackedThreat;
+use search::{Restriction, move_point};
+
+pub const WIN: i32 = 1_000_000;
+const WIN_THRESHOLD: i32 = WIN - 10_000;
+const TIME_CHECK_INTERVAL: u64 = 1024;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineConfig {
+    pub max_depth: u32,
+    pub tt_bits: u32,
+    /// Plies of the continuous-fours search (attacker and defender moves both count).
+    pub vcf_depth: u32,
+    /// Most moves searched at an interior node, best first by the static point scores.
+    pub width: usize,
+    /// Late move reductions.
+    pub reductions: bool,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig { max_depth: 64, tt_bits: 20, vcf_depth: 24, width: 20, reductions: true }
+    }
+}
+
+/// What a stone of a colour would make on a point, over the four directions.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PointThreat {
+    pub five: bool,
+    /// An open four, two fours, or a four and an open three: a win two moves later unless the
+    /// opponent has fours of its own.
+    pub winning: bool,
+    pub fours: u8,
+    pub open_threes: u8,
+    pub score: i32,
+    /// Black may not play here (renju).
+    pub forbidden: bool,
+    /// A double threat or overline: forbidden for black under renju if the full rules say so.
+    risky: bool,
+}
+
+/// What the engine keeps per point, together (and aligned, 28 bytes in 32) so that updating a
+/// point touches one cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(align(32))]
+struct PointLines {
+    /// Per direction, the cells four steps either side (see `lines.rs`).
+    keys: [u16; 4],
+    /// Per direction, the shapes a black and a white stone here would make, as a byte of the
+    /// rule's pair table.
+    shapes: [u8; 4],
+    /// Black's and white's shapes over the four directions summed up (see
+    /// `position::ENCODED`): a changed line adjusts the sum instead of recounting four lines.
+    counts: [u32; 2],
+    /// What a black and a white stone here would make.
+    threats: [PackedThreat; 2],
+}
+
+/// What [`Engine::place`] changes besides the stone, saved for [`Engine::unplace`]: the
+/// records of the 32 points on its lines and the point sets.
+#[derive(Clone, Copy, Default)]
+struct Undo {
+    lines: [PointLines; 32],
+    fives: [PointSet; 2],
+    fours: [PointSet; 2],
+    winning: [PointSet; 2],
+    candidates: PointSet,
+}
+
+/// The search's own board: cells, line keys of every point and direction, and how many stones
+/// lie within two points of each cell.
+pub struct Engine {
+    pub(crate) size: usize,
+    rule: Rule,
+    pub(crate) cells: [u8; CELLS],
+    /// Per point: its line keys, shapes and threats.
+    lines: Vec<PointLines>,
+    pairs: PairTable,
+    near: [u8; CELLS],
+    /// Empty points with a stone within two points: the candidates.
+    candidates: PointSet,
+    /// Per side, the points (empty or not: only candidates are ever asked about) where a stone
+    /// makes five, where it makes a four, and where it makes a winning threat, before renju's
+    /// forbidden points are taken out.
+    fives: [PointSet; 2],
+    fours: [PointSet; 2],
+    winning: [PointSet; 2],
+    pub(crate) stack: Vec<Point>,
+    /// One record per stone placed since the position was loaded (`undo_len` of them; the
+    /// vector keeps the deeper ones to save allocations).
+    undo: Vec<Undo>,
+    undo_len: usize,
+    pub(crate) hash: u64,
+    pub(crate) nodes: u64,
+    next_time_check: u64,
+    aborted: bool,
+    tt: Vec<TtEntry>,
+    killers: Vec<[Point; 2]>,
+    /// Per ply, the move list of the node being searched there, kept to save allocations.
+    move_lists: Vec<Vec<u64>>,
+    history: Vec<u32>,
+    pub(crate) vcf_table: Vec<(u64, u8, bool)>,
+    /// The continuous-fours solver's move lists, one per remaining depth.
+    pub(crate) vcf_lists: Vec<Vec<u64>>,
+    /// Proven VCT results: key, threes allowed, whether the attacker wins.
+    pub(crate) vct_table: Vec<(u64, u8, bool)>,
+    config: EngineConfig,
+}
+
+#[derive(Clone, Copy, Default)]
+struct TtEntry {
+    key: u64,
+    score: i32,
+    depth: i8,
+    bound: u8,
+    best: Point,
+}
+
+const EXACT: u8 = 0;
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+
+pub(crate) fn other(color: u8) -> u8 {
+    BLACK + WHITE - color
+}
+
+impl Engine {
+    pub fn new(config: EngineConfig) -> Self {
+        crate::lines::warm_up();
+        Engine {
+            size: 15,
+            rule: Rule::Freestyle,
+            cells: [WALL; CELLS],
+            lines: vec![PointLines::default(); CELLS],
+            pairs: PairTable::get(false, false),
+            near: [0; CELLS],
+            candidates: PointSet::default(),
+            fives: [PointSet::default(); 2],
+            fours: [PointSet::default(); 2],
+            winning: [PointSet::default(); 2],
+            stack: Vec::new(),
+            undo: Vec::new(),
+            undo_len: 0,
+            hash: 0,
+            nodes: 0,
+            next_time_check: 0,
+            aborted: false,
+            tt: vec![TtEntry::default(); 1 << config.tt_bits],
+            killers: vec![[0; 2]; 256],
+            move_lists: Vec::new(),
+            history: vec![0; CELLS],
+            vcf_table: vec![(0, 0, false); 1 << 16],
+            vcf_lists: Vec::new(),
+            vct_table: vec![(0, 0, false); 1 << 16],
+            config,
+        }
+    }
+
+    /// Chooses a move for the side to move of `board`.
+    pub fn think(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo<Point>),
+    ) -> Decision<Point> {
+        let clock = limits.start();
+        self.load(board);
+        self.nodes = 0;
+        self.next_time_check = 0;
+        self.aborted = false;
+        self.history.iter_mut().for_each(|h| *h /= 4);
+        let me = self.to_move();
+        let candidates = self.candidate_set();
+        // A win on the board, or a forced one by continuous fours, needs no further search.
+        if let Some(p) = (self.fives[me as usize - 1] & candidates).first() {
+            return Decision { action: p, info: proven_info(1, vec![p], self.nodes, &clock) };
+        }
+        if let Some(line) = crate::vcf::vcf(self, me, self.config.vcf_depth as i32, &clock) {
+            let info = proven_info(line.len() as i32, line.clone(), self.nodes, &clock);
+            report(&info);
+            return Decision { action: line[0], info };
+        }
+        // The same restrictions as inside the tree.
+        let restriction = self.restriction(candidates);
+        let mut decision = Decision::new(self.fallback_move(board, candidates));
+        let root_moves = self.ordered_moves(candidates, restriction, 0);
+        // Threat searches with a share of the budget each: a win by threes for us, and which of
+        // our moves would let the opponent win by threes.
+        if let Some(p) = self.with_sub_budget(limits, 0.15, |e, c| crate::vct::vct_move(e, me, 2, 16, c)) {
+            let info = proven_info(0, vec![p], self.nodes, &clock);
+            report(&info);
+            return Decision { action: p, info };
+        }
+        let width = self.config.width;
+        let losing: Vec<Point> = self.with_sub_budget(limits, 0.25, |e, c| {
+            let mut losing = Vec::new();
+            for &p in root_moves.iter().take(width) {
+                e.place(p);
+                let lost = crate::vct::vct(e, other(me), 2, 16, c);
+                e.unplace();
+                if e.out_of_budget(c) {
+                    break;
+                }
+                if lost {
+                    losing.push(p);
+                }
+            }
+            losing
+        });
+        let safe: Vec<Point> = root_moves.iter().copied().filter(|p| !losing.contains(p)).collect();
+        let root_set = if safe.is_empty() { &root_moves } else { &safe };
+        let root_set = root_set.iter().fold(PointSet::default(), |mut set, &p| {
+            set.insert(p as usize);
+            set
+        });
+        let mut iteration_started = clock.elapsed();
+        for depth in 1..=self.config.max_depth as i32 {
+            let mut alpha = -WIN - 1;
+            let beta = WIN + 1;
+            let mut best: Option<(Point, i32)> = None;
+            let tt_move = self.tt_probe().map_or(0, |e| e.best);
+            let mut moves = self.ordered_moves(candidates, Restriction::Only(root_set), tt_move);
+            if let Some(prev) = best_from(&decision)
+                && let Some(i) = moves.iter().position(|&m| m == prev)
+            {
+                moves[..=i].rotate_right(1);
+            }
+            for (i, &p) in moves.iter().enumerate() {
+                self.place(p);
+                let score = if i == 0 {
+                    -self.search(depth - 1, -beta, -alpha, 1, &clock)
+                } else {
+                    let s = -self.search(depth - 1, -alpha - 1, -alpha, 1, &clock);
+                    if s > alpha { -self.search(depth - 1, -beta, -alpha, 1, &clock) } else { s }
+                };
+                self.unplace();
+                if self.aborted {
+                    break;
+                }
+                if best.is_none_or(|(_, b)| score > b) {
+                    best = Some((p, score));
+                    alpha = alpha.max(score);
+                }
+            }
+            if self.aborted {
+                // An unfinished iteration has looked at some moves only: keep the last complete one.
+                break;
+            }
+            let Some((p, score)) = best else { break };
+            self.tt_store(depth, score, EXACT, p, 0);
+            decision.action = p;
+            decision.info = SearchInfo {
+                depth: depth as u32,
+                iterations: self.nodes,
+                value: Some(reported_value(score)),
+                proven: proven_plies(score),
+                pv: self.principal_variation(p, depth as u32),
+                elapsed: clock.elapsed(),
+            };
+            report(&decision.info);
+            // The next iteration costs a few times this one: start it only if it can finish.
+            let now = clock.elapsed();
+            let last = now - iteration_started;
+            iteration_started = now;
+            let budget = limits.budget.time.unwrap_or(std::time::Duration::MAX);
+            if score.abs() > WIN_THRESHOLD || (clock.has_deadline() && now + last * 3 > budget) {
+                break;
+            }
+        }
+        decision.info.iterations = self.nodes;
+        decision.info.elapsed = clock.elapsed();
+        decision
+    }
+
+    /// Runs `f` with a budget of `share` of the move's (time or node) budget, then lifts the stop
+    /// so that the main search can go on.
+    fn with_sub_budget<R>(
+        &mut self,
+        limits: &Limits,
+        share: f64,
+        f: impl FnOnce(&mut Self, &Clock) -> R,
+    ) -> R {
+        let budget = ply_core::Budget {
+            time: limits.budget.time.map(|t| t.mul_f64(share)),
+            iterations: limits.budget.iterations.map(|n| self.nodes + (n as f64 * share) as u64),
+        };
+        let sub = Limits { budget, stop: limits.stop.clone() }.start();
+        let result = f(self, &sub);
+        if !limits.stop.is_stopped() {
+            self.aborted = false;
+            self.next_time_check = self.nodes;
+        }
+        result
+    }
+
+    /// The root's moves, best first.
+    fn ordered_moves(
+        &mut self,
+        candidates: PointSet,
+        restriction: Restriction,
+        tt_move: Point,
+    ) -> Vec<Point> {
+        let mut packed = Vec::new();
+        self.order_moves(&mut packed, candidates, restriction, 0, tt_move);
+        packed.sort_unstable_by(|a, b| b.cmp(a));
+        packed.into_iter().map(move_point).collect()
+    }
+
+    fn fallback_move(&mut self, board: &Board, candidates: PointSet) -> Point {
+        let ordered = self.ordered_moves(candidates, Restriction::None, 0);
+        ordered
+            .first()
+            .copied()
+            .or_else(|| board.points().find(|&p| board.is_legal(p)))
+            .expect("asked to move on a full board")
+    }
+}
+
+fn best_from(decision: &Decision<Point>) -> Option<Point> {
+    (decision.info.depth > 0).then_some(decision.action)
+}
+
+fn reported_value(score: i32) -> f64 {
+    if score > WIN_THRESHOLD {
+        1.0
+    } else if score < -WIN_THRESHOLD {
+        -1.0
+    } else {
+        (score as f64 / 600.0).tanh()
+    }
+}
+
+fn proven_plies(score: i32) -> Option<i32> {
+    if score > WIN_THRESHOLD {
+        Some(WIN - score)
+    } else if score < -WIN_THRESHOLD {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
+}
+
+fn proven_info(plies: i32, pv: Vec<Point>, nodes: u64, clock: &Clock) -> SearchInfo<Point> {
+    SearchInfo {
+        depth: plies as u32,
+        iterations: nodes,
+        value: Some(1.0),
+        proven: Some(plies),
+        pv,
+        elapsed: clock.elapsed(),
+    }
+}
+
+/// The engine as an agent; its tables persist from move to move.
+pub struct EnginePlayer {
+    engine: Engine,
+}
+
+impl EnginePlayer {
+    pub fn new(config: EngineConfig) -> Self {
+        EnginePlayer { engine: Engine::new(config) }
+    }
+}
+
+impl Agent<Board> for EnginePlayer {
+    fn choose(
+        &mut self,
+        state: &Board,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo<Point>),
+    ) -> Decision<Point> {
+        self.engine.think(state, limits, report)
+    }
+}

@@ -1,0 +1,342 @@
+//! Principal-variation alpha-beta: the per-node threat scan, static evaluation, move ordering
+//! and the transposition table.
+
+use super::*;
+
+impl Engine {
+    /// Whether the search must stop: the node budget is spent, or (checked every
+    /// [`TIME_CHECK_INTERVAL`] nodes, counting the solvers' nodes too) the time is up or a stop
+    /// was asked for. Once true it stays true for this search.
+    pub(crate) fn out_of_budget(&mut self, clock: &Clock) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if clock.iterations_exhausted(self.nodes) {
+            self.aborted = true;
+        } else if self.nodes >= self.next_time_check {
+            self.next_time_check = self.nodes + TIME_CHECK_INTERVAL;
+            self.aborted = clock.time_is_up() || clock.stopped();
+        }
+        self.aborted
+    }
+
+    /// The static value for the side to move, from the threats of the candidate points.
+    fn evaluate(&mut self, candidates: PointSet, me: u8) -> i32 {
+        let mut black_minus_white = 0;
+        let mut risky = false;
+        candidates.for_each(|p| {
+            let [black, white] = self.lines[p].threats;
+            black_minus_white += black.score() - white.score();
+            risky |= black.risky();
+        });
+        if risky && self.rule == Rule::Renju {
+            // A forbidden point is worth nothing to black.
+            for p in candidates {
+                if self.lines[p as usize].threats[0].risky() && self.threat(p, BLACK).forbidden {
+                    black_minus_white -= self.lines[p as usize].threats[0].score();
+                }
+            }
+        }
+        let score = if me == BLACK { black_minus_white } else { -black_minus_white };
+        score / 4 + 20
+    }
+
+    pub(super) fn tt_probe(&self) -> Option<TtEntry> {
+        let e = self.tt[(self.hash as usize) & (self.tt.len() - 1)];
+        (e.key == self.hash).then_some(e)
+    }
+
+    pub(super) fn tt_store(&mut self, depth: i32, score: i32, bound: u8, best: Point, ply: i32) {
+        // Win scores are stored relative to this node, so they stay right wherever it recurs.
+        let score = if score > WIN_THRESHOLD {
+            score + ply
+        } else if score < -WIN_THRESHOLD {
+            score - ply
+        } else {
+            score
+        };
+        let slot = (self.hash as usize) & (self.tt.len() - 1);
+        if self.tt[slot].key != self.hash || depth as i8 >= self.tt[slot].depth {
+            self.tt[slot] = TtEntry { key: self.hash, score, depth: depth as i8, bound, best };
+        }
+    }
+
+    /// The moves worth searching when the opponent threatens: blocking its five; or, facing a
+    /// winning threat in the making (an open three, say), only stones on its strong points and
+    /// fours of our own.
+    pub(super) fn restriction(&mut self, candidates: PointSet) -> Restriction {
+        let them = other(self.to_move());
+        let their_fives = self.fives[them as usize - 1] & candidates;
+        if !their_fives.is_empty() {
+            Restriction::Only(their_fives)
+        } else if self.any_threat(self.winning[them as usize - 1] & candidates, them, |t| t.winning) {
+            Restriction::Defend
+        } else {
+            Restriction::None
+        }
+    }
+
+    /// Fills `out` with the moves `restriction` leaves, unordered. Forbidden points are left
+    /// out. Each move is packed with its ordering key, so that the greater number is the better
+    /// move (see [`move_point`]): table move, killers, then static score plus history, ties to
+    /// the lower point.
+    pub(super) fn order_moves(
+        &mut self,
+        out: &mut Vec<u64>,
+        candidates: PointSet,
+        restriction: Restriction,
+        ply: usize,
+        tt_move: Point,
+    ) {
+        out.clear();
+        let me = self.to_move();
+        let them = other(me);
+        let (m, t) = (me as usize - 1, them as usize - 1);
+        let pool = match restriction {
+            Restriction::Only(set) => set,
+            Restriction::Defend => candidates & (self.winning[t] | self.fours[t] | self.fours[m]),
+            Restriction::None => candidates,
+        };
+        let killers = self.killers.get(ply).copied().unwrap_or_default();
+        let defend = restriction == Restriction::Defend;
+        // Black's double threats under renju may be forbidden points: those wait for the full
+        // check below. The order moves are listed in does not matter, only their keys.
+        let renju = self.rule == Rule::Renju;
+        let mut deferred = false;
+        pool.for_each(|p| {
+            let [mine, theirs] = [self.lines[p].threats[m], self.lines[p].threats[t]];
+            let black = if me == BLACK { mine } else { theirs };
+            if renju && black.risky() {
+                deferred = true;
+                return;
+            }
+            if defend && !(theirs.winning() || theirs.has_four() || mine.has_four()) {
+                return;
+            }
+            out.push(self.move_key(p as Point, mine.score(), theirs.score(), tt_move, killers));
+        });
+        if deferred {
+            for p in pool {
+                let black = self.lines[p as usize].threats[0];
+                if !black.risky() {
+                    continue;
+                }
+                let mine = self.threat(p, me);
+                let theirs = self.threat(p, them);
+                if mine.forbidden || (defend && !(theirs.winning || theirs.fours > 0 || mine.fours > 0)) {
+                    continue;
+                }
+                out.push(self.move_key(p, mine.score, theirs.score, tt_move, killers));
+            }
+        }
+    }
+
+    /// A move packed with its ordering key (see [`Self::order_moves`]).
+    fn move_key(&self, p: Point, mine: i32, theirs: i32, tt_move: Point, killers: [Point; 2]) -> u64 {
+        let mut key = i64::from(mine * 2 + theirs) * 1000 + i64::from(self.history[p as usize]);
+        if p == tt_move {
+            key += 1 << 40;
+        } else if killers[0] == p || killers[1] == p {
+            key += 1 << 30;
+        }
+        // Keys are never negative and stay below 2^42: the point fits under them.
+        (key as u64) << 16 | u64::from(u16::MAX - p)
+    }
+
+    /// Negamax alpha-beta with principal-variation search; scores for the side to move.
+    pub(super) fn search(&mut self, depth: i32, alpha: i32, beta: i32, ply: i32, clock: &Clock) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget(clock) {
+            return 0;
+        }
+        if self.last_made_five() {
+            return -(WIN - ply);
+        }
+        if self.stack.len() == self.size * self.size {
+            return 0;
+        }
+        let me = self.to_move();
+        let them = other(me);
+        let (m, t) = (me as usize - 1, them as usize - 1);
+        let candidates = self.candidate_set();
+        if !(self.fives[m] & candidates).is_empty() {
+            return WIN - ply - 1;
+        }
+        let their_fives = (self.fives[t] & candidates).len();
+        if their_fives >= 2 {
+            return -(WIN - ply - 2);
+        }
+        let forced = their_fives == 1;
+        if !forced
+            && self.any_threat(self.winning[m] & candidates, me, |t| t.winning)
+            && !self.any_threat(self.fours[t] & candidates, them, |t| t.fours > 0)
+        {
+            return WIN - ply - 3;
+        }
+        if depth <= 0 && !forced {
+            if self.any_threat(self.fours[m] & candidates, me, |t| t.fours > 0)
+                && crate::vcf::vcf(self, me, self.config.vcf_depth.min(12) as i32, clock).is_some()
+            {
+                return WIN - ply - 10;
+            }
+            return self.evaluate(candidates, me);
+        }
+        let entry = self.tt_probe();
+        let mut tt_move = 0;
+        if let Some(e) = entry {
+            tt_move = e.best;
+            if e.depth as i32 >= depth {
+                let score = if e.score > WIN_THRESHOLD {
+                    e.score - ply
+                } else if e.score < -WIN_THRESHOLD {
+                    e.score + ply
+                } else {
+                    e.score
+                };
+                match e.bound {
+                    EXACT => return score,
+                    LOWER if score >= beta => return score,
+                    UPPER if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+        let restriction = self.restriction(candidates);
+        let restricted = restriction != Restriction::None;
+        // Each ply keeps its move list from node to node rather than allocating one.
+        if self.move_lists.len() <= ply as usize {
+            self.move_lists.resize_with(ply as usize + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.move_lists[ply as usize]);
+        self.order_moves(&mut moves, candidates, restriction, ply as usize, tt_move);
+        let score = self.search_moves(&mut moves, depth, alpha, beta, ply, forced, restricted, clock);
+        self.move_lists[ply as usize] = moves;
+        score
+    }
+
+    /// The move loop of [`Self::search`], over `moves` as [`Self::order_moves`] packs them,
+    /// best first and, unless `restricted`, the best [`EngineConfig::width`] only.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        moves: &mut [u64],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        forced: bool,
+        restricted: bool,
+        clock: &Clock,
+    ) -> i32 {
+        if moves.is_empty() {
+            return -(WIN - ply - 2);
+        }
+        let next_depth = if forced { depth } else { depth - 1 };
+        let alpha_start = alpha;
+        let mut best = -WIN - 1;
+        let mut best_move = 0;
+        let count = if restricted { moves.len() } else { moves.len().min(self.config.width) };
+        for i in 0..count {
+            // Most nodes that cut off do so within the first few moves: pick those one by one,
+            // and sort the rest only when the search gets that far.
+            if i < PICKED_MOVES {
+                let mut best_at = i;
+                for j in i + 1..moves.len() {
+                    if moves[j] > moves[best_at] {
+                        best_at = j;
+                    }
+                }
+                moves.swap(i, best_at);
+            } else if i == PICKED_MOVES {
+                moves[i..].sort_unstable_by(|a, b| b.cmp(a));
+            }
+            let p = move_point(moves[i]);
+            if i == 0 {
+                best_move = p;
+            }
+            self.place(p);
+            // Late moves of a free choice are searched a ply shallower first; one that turns out
+            // better than the best so far is searched again at full depth.
+            let reduction = i32::from(self.config.reductions && !restricted && depth >= 3 && i >= 3);
+            let score = if i == 0 {
+                -self.search(next_depth, -beta, -alpha, ply + 1, clock)
+            } else {
+                let mut s = -self.search(next_depth - reduction, -alpha - 1, -alpha, ply + 1, clock);
+                if reduction > 0 && s > alpha {
+                    s = -self.search(next_depth, -alpha - 1, -alpha, ply + 1, clock);
+                }
+                if s > alpha && s < beta {
+                    -self.search(next_depth, -beta, -alpha, ply + 1, clock)
+                } else {
+                    s
+                }
+            };
+            self.unplace();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = p;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                let k = &mut self.killers[(ply as usize).min(255)];
+                if k[0] != p {
+                    k[1] = k[0];
+                    k[0] = p;
+                }
+                self.history[p as usize] += (depth * depth).max(1) as u32;
+                break;
+            }
+        }
+        let bound = if best <= alpha_start {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.tt_store(depth, best, bound, best_move, ply);
+        best
+    }
+
+    pub(super) fn principal_variation(&mut self, first: Point, depth: u32) -> Vec<Point> {
+        let mut pv = vec![first];
+        self.place(first);
+        while pv.len() < depth as usize {
+            match self.tt_probe() {
+                Some(e) if e.best != 0 && self.cells[e.best as usize] == EMPTY => {
+                    pv.push(e.best);
+                    self.place(e.best);
+                }
+                _ => break,
+            }
+        }
+        for _ in 0..pv.len() {
+            self.unplace();
+        }
+        pv
+    }
+}
+
+/// Which candidates a node searches (see [`Engine::restriction`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Restriction {
+    /// Every candidate, the best [`EngineConfig::width`] of them.
+    None,
+    /// These points only.
+    Only(PointSet),
+    /// Points where the opponent makes a winning threat or a four, and our fours.
+    Defend,
+}
+
+/// Moves taken best first one at a time before the rest are sorted.
+const PICKED_MOVES: usize = 3;
+
+/// The point of a move packed by [`Engine::order_moves`].
+pub(super) fn move_point(packed: u64) -> Point {
+    u16::MAX - packed as u16
+}
