@@ -17,6 +17,8 @@ pub struct GameSetup<'a> {
     /// not the seat).
     pub seats: Vec<(&'a AgentSpec, usize)>,
     pub budget: Budget,
+    /// Random opening moves, if not the game's own number ([`GameDef::opening_plies`]).
+    pub openings: Option<usize>,
 }
 
 /// Seeds of the three independent random streams of a game.
@@ -43,7 +45,7 @@ pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
         .collect::<Result<_, _>>()?;
     let mut chance_rng = rng_from_seed(derive_seed(setup.seed, CHANCE_STREAM));
     let mut opening_rng = rng_from_seed(derive_seed(setup.seed, OPENING_STREAM));
-    let opening_plies = state.opening_plies();
+    let opening_plies = setup.openings.unwrap_or_else(|| state.opening_plies());
     let mut actions = Vec::new();
     let mut player_moves = 0;
     loop {

@@ -30,6 +30,8 @@ pub struct RunOptions {
     pub threads: usize,
     /// Draw a progress bar on the terminal.
     pub progress: bool,
+    /// Random opening moves per game, if not the game's own number.
+    pub openings: Option<usize>,
 }
 
 /// The results of one pairing, from the first agent's side.
@@ -137,6 +139,7 @@ fn play_games<G: GameDef>(
                 seed: pair_seed(options.seed, pairing, index),
                 seats: seats.iter().map(|&agent| (specs[agent], agent)).collect(),
                 budget: options.budget,
+                openings: options.openings,
             };
             let record = play_game::<G>(&setup)?;
             let share = shares(&record, &seats);

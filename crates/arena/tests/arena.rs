@@ -12,6 +12,7 @@ fn options(games: u64, seed: u64, threads: usize, game_options: &str) -> RunOpti
         budget: Budget::iterations(500),
         threads,
         progress: false,
+        openings: None,
     }
 }
 
@@ -119,4 +120,19 @@ fn bench_signature_is_stable() {
     let b = entry::<Pig>().bench().unwrap();
     assert_eq!(a.total_iterations(), b.total_iterations());
     assert!(a.total_iterations() > 0);
+}
+
+#[test]
+fn opening_moves_can_be_set_per_run() {
+    let game = entry::<Connect4>();
+    let (a, b) = (spec("random"), spec("random"));
+    let mut run = options(4, 3, 1, "");
+    run.openings = Some(5);
+    let report = game.run_match([&a, &b], &run).unwrap();
+    for record in &report.records {
+        assert_eq!(record.opening_plies, 5);
+    }
+    // Both games of a pair open with the same random moves.
+    assert_eq!(report.records[0].actions[..5], report.records[1].actions[..5]);
+    assert_ne!(report.records[0].actions[..5], report.records[2].actions[..5]);
 }

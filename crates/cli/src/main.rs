@@ -143,6 +143,10 @@ struct RunArgs {
     /// Games played at once (default: all cores).
     #[arg(long, short = 't')]
     threads: Option<usize>,
+    /// Random opening moves at the start of every game, shared by both games of a pair
+    /// (default: the game's own number, see `ply games`).
+    #[arg(long)]
+    openings: Option<usize>,
     /// Game options, `key=value,...` (see `ply games`).
     #[arg(long, short = 'o', default_value = "")]
     options: String,
@@ -211,6 +215,7 @@ impl RunArgs {
             budget,
             threads,
             progress: !self.json && std::io::stderr().is_terminal(),
+            openings: self.openings,
         })
     }
 
