@@ -31,6 +31,8 @@ pub trait DynGame: Send + Sync {
     fn about(&self) -> &'static str;
     fn options(&self) -> Vec<ParamInfo>;
     fn agents(&self) -> Vec<AgentInfo>;
+    /// Random opening moves per arena game with the default options.
+    fn opening_plies(&self) -> usize;
     /// The start position for options given as `key=value,...`.
     fn new_state(&self, options: &str) -> Result<Box<dyn DynState>, Error>;
     fn new_agent(&self, spec: &AgentSpec, seed: u64) -> Result<Box<dyn DynAgent>, Error>;
@@ -115,6 +117,9 @@ impl<G: GameDef> DynGame for Registered<G> {
             .into_iter()
             .map(|f| AgentInfo { name: f.name, about: f.about, params: f.all_params() })
             .collect()
+    }
+    fn opening_plies(&self) -> usize {
+        G::new_from_text_options("").map(|state| state.opening_plies()).unwrap_or(0)
     }
     fn new_state(&self, options: &str) -> Result<Box<dyn DynState>, Error> {
         Ok(Box::new(G::new_from_text_options(options)?))

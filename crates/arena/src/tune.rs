@@ -46,7 +46,14 @@ pub fn run_tune<G: GameDef>(
         let a_first = seed.is_multiple_of(2);
         let seats =
             if a_first { vec![(&specs[0], 0), (&specs[1], 1)] } else { vec![(&specs[1], 1), (&specs[0], 0)] };
-        let setup = GameSetup { options: &options.options, index: 0, seed, seats, budget: options.budget, openings: None };
+        let setup = GameSetup {
+            options: &options.options,
+            index: 0,
+            seed,
+            seats,
+            budget: options.budget,
+            openings: None,
+        };
         match play_game::<G>(&setup) {
             Ok(record) => record.returns[if a_first { 0 } else { 1 }],
             // Weights in range were accepted above; a failure here is a bug, not bad input.

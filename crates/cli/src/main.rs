@@ -233,24 +233,49 @@ fn spec(text: &str) -> Result<AgentSpec> {
     Ok(AgentSpec::parse(text)?)
 }
 
+/// Writes to standard output. A closed pipe (`ply games | head`) ends the program quietly, as
+/// for any Unix tool; any other write error is reported.
+fn emit(args: std::fmt::Arguments) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write to standard output: {e}");
+        std::process::exit(2);
+    }
+}
+
+macro_rules! out {
+    ($($arg:tt)*) => { emit(format_args!($($arg)*)) };
+}
+
+macro_rules! outln {
+    ($($arg:tt)*) => { emit(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Games => {
             for game in games() {
-                println!("{:<10} {}", game.name(), game.about());
+                outln!("{:<10} {}", game.name(), game.about());
                 for option in game.options() {
-                    println!("    -o {}={:<8} {}", option.name, option.default, option.help);
+                    outln!("    -o {}={:<8} {}", option.name, option.default, option.help);
+                }
+                match game.opening_plies() {
+                    0 => {}
+                    n => outln!("    arena games open with {n} random moves (--openings N to change)"),
                 }
             }
         }
         Command::Agents { game } => {
             let game = find_game(&game)?;
-            println!("agents of {} (spec: name[:key=value,...]):", game.name());
+            outln!("agents of {} (spec: name[:key=value,...]):", game.name());
             for agent in game.agents() {
-                println!("{:<12} {}", agent.name, agent.about);
+                outln!("{:<12} {}", agent.name, agent.about);
                 for p in agent.params {
                     let default = if p.default.is_empty() { "-".to_string() } else { p.default.clone() };
-                    println!("    {:<10} {:<10} {}", p.name, default, p.help);
+                    outln!("    {:<10} {:<10} {}", p.name, default, p.help);
                 }
             }
         }
@@ -261,9 +286,9 @@ fn run(cli: Cli) -> Result<()> {
             let report = game.run_match([&a, &b], &options)?;
             run.save(&report.records)?;
             if run.json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                outln!("{}", serde_json::to_string_pretty(&report)?);
             } else {
-                print!("{}", report::match_table(&report, options.threads));
+                out!("{}", report::match_table(&report, options.threads));
             }
         }
         Command::Tournament { game, agents, run } => {
@@ -273,9 +298,9 @@ fn run(cli: Cli) -> Result<()> {
             let report = game.run_tournament(&specs, &options)?;
             run.save(&report.records)?;
             if run.json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                outln!("{}", serde_json::to_string_pretty(&report)?);
             } else {
-                print!("{}", report::tournament_table(&report, options.threads));
+                out!("{}", report::tournament_table(&report, options.threads));
             }
         }
         Command::Sprt { game, first, second, elo0, elo1, alpha, beta, run } => {
@@ -291,9 +316,9 @@ fn run(cli: Cli) -> Result<()> {
             let report = game.run_sprt([&a, &b], Sprt { elo0, elo1, alpha, beta }, &options)?;
             run.save(&report.records)?;
             if run.json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                outln!("{}", serde_json::to_string_pretty(&report)?);
             } else {
-                print!("{}", report::sprt_table(&report, options.threads));
+                out!("{}", report::sprt_table(&report, options.threads));
             }
         }
         Command::Tune { game, agent, param, weights, genetic: g, run } => {
@@ -317,7 +342,7 @@ fn run(cli: Cli) -> Result<()> {
             let mut progress = |r: &GenerationReport| {
                 if !json {
                     let best: Vec<String> = r.best.iter().map(|w| format!("{w:.3}")).collect();
-                    println!(
+                    outln!(
                         "generation {}: {} games, best fitness {:.3} [{}], mean {:.3}",
                         r.generation,
                         r.games,
@@ -336,9 +361,9 @@ fn run(cli: Cli) -> Result<()> {
                         "generation": g.generation, "best": g.best, "best_fitness": g.best_fitness,
                         "mean_fitness": g.mean_fitness, "games": g.games})).collect::<Vec<_>>(),
                 });
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                outln!("{}", serde_json::to_string_pretty(&report)?);
             } else {
-                println!("best: {best}");
+                outln!("best: {best}");
             }
         }
         Command::Bench { game, json } => {
@@ -349,12 +374,12 @@ fn run(cli: Cli) -> Result<()> {
             let reports = selected.iter().map(|g| g.bench()).collect::<Result<Vec<_>, _>>()?;
             if json {
                 let total: u64 = reports.iter().map(|r| r.total_iterations()).sum();
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&serde_json::json!({"signature": total, "games": reports}))?
                 );
             } else {
-                print!("{}", report::bench_table(&reports));
+                out!("{}", report::bench_table(&reports));
             }
         }
         Command::Perft { game, depth, position, options } => {
@@ -366,7 +391,7 @@ fn run(cli: Cli) -> Result<()> {
             for d in 1..=depth {
                 let started = std::time::Instant::now();
                 let count = state.perft(d);
-                println!("perft {d}: {count} ({:.3} s)", started.elapsed().as_secs_f64());
+                outln!("perft {d}: {count} ({:.3} s)", started.elapsed().as_secs_f64());
             }
         }
         Command::Serve { addr, data } => {

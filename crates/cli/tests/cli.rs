@@ -290,3 +290,20 @@ fn pbrain_ply_speaks_gomocup() {
     assert!(out[4].starts_with("UNKNOWN"), "{out:?}");
     assert!(out[5].starts_with("ERROR") && out[5].contains("off the 15x15 board"), "{out:?}");
 }
+
+#[test]
+fn a_closed_output_pipe_ends_quietly() {
+    // As in `ply games | head -1`: the reader is gone before ply writes.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .arg("games")
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "exit {:?}, stderr: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
