@@ -64,6 +64,11 @@ impl GameDef for Board {
             ParamInfo::new("vcf", EngineConfig::default().vcf_depth, "plies of the continuous-fours search"),
             ParamInfo::new("width", EngineConfig::default().width, "most moves tried at an interior node"),
             ParamInfo::new("lmr", EngineConfig::default().reductions, "late move reductions"),
+            ParamInfo::new(
+                "attack",
+                EngineConfig::default().attack,
+                "weight of the side to move's own point scores, in percent of the opponent's",
+            ),
         ];
         vec![
             AgentFactory::new(
@@ -77,6 +82,7 @@ impl GameDef for Board {
                         vcf_depth: p.get_in("vcf", 0..=60)?,
                         width: p.get_in("width", 1..=400)?,
                         reductions: p.get_bool("lmr")?,
+                        attack: p.get_in("attack", 0..=1000)?,
                     };
                     Ok(Box::new(EnginePlayer::new(config)))
                 },

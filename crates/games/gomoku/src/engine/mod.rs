@@ -30,11 +30,14 @@ pub struct EngineConfig {
     pub width: usize,
     /// Late move reductions.
     pub reductions: bool,
+    /// Weight of the side to move's own point scores in the evaluation, in percent of the
+    /// opponent's (the side to move plays first, so its chances count for more).
+    pub attack: i32,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { max_depth: 64, tt_bits: 20, vcf_depth: 24, width: 20, reductions: true }
+        EngineConfig { max_depth: 64, tt_bits: 20, vcf_depth: 24, width: 20, reductions: true, attack: 130 }
     }
 }
 

@@ -23,10 +23,12 @@ impl Engine {
     /// The static value for the side to move, from the threats of the candidate points.
     fn evaluate(&mut self, candidates: PointSet, me: u8) -> i32 {
         let mut black_minus_white = 0;
+        let mut black_sum = 0;
         let mut risky = false;
         candidates.for_each(|p| {
             let [black, white] = self.lines[p].threats;
             black_minus_white += black.score() - white.score();
+            black_sum += black.score();
             risky |= black.risky();
         });
         if risky && self.rule == Rule::Renju {
@@ -34,11 +36,17 @@ impl Engine {
             for p in candidates {
                 if self.lines[p as usize].threats[0].risky() && self.threat(p, BLACK).forbidden {
                     black_minus_white -= self.lines[p as usize].threats[0].score();
+                    black_sum -= self.lines[p as usize].threats[0].score();
                 }
             }
         }
         let score = if me == BLACK { black_minus_white } else { -black_minus_white };
-        score / 4 + 20
+        if self.config.attack == 100 {
+            return score / 4 + 20;
+        }
+        let mine = if me == BLACK { black_sum } else { black_sum - black_minus_white };
+        let theirs = mine - score;
+        (mine * self.config.attack / 100 - theirs) / 4 + 20
     }
 
     pub(super) fn tt_probe(&self) -> Option<TtEntry> {
