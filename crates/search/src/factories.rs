@@ -76,6 +76,11 @@ pub fn mcts_params() -> Vec<ParamInfo> {
             d.prior_visits,
             "virtual visits scored by the evaluator for every new move (0: none)",
         ),
+        ParamInfo::new(
+            "mix",
+            d.leaf_mix,
+            "weight of the evaluator's score of a leaf in its playout result (0: none)",
+        ),
     ]
 }
 
@@ -101,6 +106,7 @@ pub fn mcts_config(params: &Params) -> Result<MctsConfig, Error> {
             _ => ChanceDescent::Balanced,
         },
         prior_visits: params.get_in("prior", 0..=1_000_000)?,
+        leaf_mix: params.get_in("mix", 0.0..=1.0)?,
     })
 }
 

@@ -41,6 +41,9 @@ pub struct MctsConfig {
     /// position after it (prior knowledge: promising moves are tried first and poor ones need
     /// real playouts to recover); 0 leaves new moves untried.
     pub prior_visits: u32,
+    /// Weight of the evaluator's score of the leaf in a playout's result (the rest is the
+    /// playout's own), as AlphaGo mixed its value network with rollouts; 0 plays out only.
+    pub leaf_mix: f64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +68,7 @@ impl Default for MctsConfig {
             max_nodes: 1 << 20,
             chance: ChanceDescent::Sample,
             prior_visits: 0,
+            leaf_mix: 0.0,
         }
     }
 }
@@ -264,7 +268,19 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
                 break;
             }
         }
-        let returns = if state.is_over() { state.returns() } else { self.playout(state) };
+        let returns = if state.is_over() {
+            state.returns()
+        } else if self.config.leaf_mix > 0.0 {
+            let judged = evaluated_returns(self.eval, &state);
+            let mut played = self.playout(state);
+            let mix = self.config.leaf_mix;
+            for p in 0..played.players() {
+                played.set(p, (1.0 - mix) * played.get(p) + mix * judged.get(p));
+            }
+            played
+        } else {
+            self.playout(state)
+        };
         for &index in &self.path {
             let node = &mut self.tree.nodes[index];
             node.visits += 1;

@@ -84,3 +84,20 @@ fn evaluator_priors_steer_a_short_search() {
         assert_eq!(d.info.iterations, 30, "virtual visits are not playouts");
     }
 }
+
+#[test]
+fn leaf_mix_blends_the_evaluator_into_playouts() {
+    // Random playouts from 60 stones give about even results; an evaluator that favours player
+    // 0 (0.8 on the -1..1 scale, 0.9 as a score) moves the root value by the mixed-in share.
+    let game = TakeAway { stones: 60, player: 0, last: 0 };
+    let favour_first = |_: &TakeAway, p: usize| if p == 0 { 0.8 } else { -0.8 };
+    let value = |leaf_mix| {
+        let config = MctsConfig { leaf_mix, ..MctsConfig::default() };
+        let mut agent = Mcts::new(config, favour_first, UniformRollout, 0);
+        agent.choose(&game, &limits(4000), &mut |_| {}).info.value.unwrap()
+    };
+    assert!((value(1.0) - 0.8).abs() < 1e-9);
+    let (none, half) = (value(0.0), value(0.5));
+    assert!(none.abs() < 0.15, "{none}");
+    assert!((half - (0.5 * none + 0.4)).abs() < 0.1, "{half} vs {none}");
+}
