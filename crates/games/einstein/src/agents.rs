@@ -251,7 +251,7 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
     mcts_params.push(ParamInfo::new(
         "policy",
         "race",
-        "playout moves: 'race' (a win, else mostly the best race move), 'guided' (a win, else mostly a capture or a diagonal step), 'wins' (a win, else random) or 'random'",
+        "playout moves: 'race' (a win, else mostly the best race move), 'guided' (a win, else mostly a capture or a diagonal step), 'safe' (race, avoiding squares the opponent can take), 'wins' (a win, else random) or 'random'",
     ));
     mcts_params.push(ParamInfo::new(
         "noise",
