@@ -73,14 +73,13 @@ pub fn choose_setup(state: &Einstein, rng: &mut Rng) -> Action {
 pub struct EinsteinOrder;
 
 fn move_priority(state: &Einstein, action: Action) -> u8 {
-    let Action::Move { cube, dir } = action else { return 0 };
+    let Action::Move { dir, .. } = action else { return 0 };
     let side = state.side() as usize;
-    let from = state.cube_square(side as u8, cube).expect("moving cubes are on the board");
-    let to = TARGETS[side][from as usize][(dir % 3) as usize];
-    if to == GOAL[side] {
+    let (_, to) = state.move_squares(action).expect("a move");
+    if to == GOAL[side] as usize {
         return 0;
     }
-    match state.cube_at(to as usize) {
+    match state.cube_at(to) {
         Some((owner, _)) if owner as usize != side => {
             if state.cubes_left(owner) == 1 {
                 0
@@ -151,16 +150,13 @@ fn exposure(state: &Einstein) -> [u8; 25] {
 pub const PLAYOUT_NOISE: u32 = 48;
 
 fn guided_score(state: &Einstein, action: Action) -> i32 {
-    let Action::Move { cube, dir } = action else { return 0 };
+    let Action::Move { dir, .. } = action else { return 0 };
     let side = state.side() as usize;
-    let from = state.cube_square(side as u8, cube).expect("moving cubes are on the board");
-    let to = TARGETS[side][from as usize][(dir % 3) as usize];
+    let (_, to) = state.move_squares(action).expect("a move");
     let mut score = if dir % 3 == 2 { 2 } else { 0 };
-    match state.cube_at(to as usize) {
+    match state.cube_at(to) {
         Some((owner, _)) if owner as usize != side => {
-            let goal = GOAL[owner as usize];
-            let distance =
-                ((to / 5) as i32 - (goal / 5) as i32).abs().max(((to % 5) as i32 - (goal % 5) as i32).abs());
+            let distance = crate::race::distance_to_goal(owner, to) as i32;
             score += 6 + 2 * (4 - distance);
         }
         Some(_) => score -= 4,
@@ -183,13 +179,8 @@ impl RolloutPolicy<Einstein> for EinsteinPlayout {
             let exposed = (moves == EinsteinRollout::SafeRace).then(|| exposure(state));
             let value = |action: Action| {
                 let v = scorer.after(state, action);
-                match (exposed, action) {
-                    (Some(count), Action::Move { cube, dir }) => {
-                        let side = state.side() as usize;
-                        let from = state.squares[side][cube as usize - 1] as usize;
-                        let to = TARGETS[side][from][(dir % 3) as usize] as usize;
-                        v - self.danger * count[to] as f64 / 6.0
-                    }
+                match (exposed, state.move_squares(action)) {
+                    (Some(count), Some((_, to))) => v - self.danger * count[to] as f64 / 6.0,
                     _ => v,
                 }
             };

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use ply_core::Player;
 use ply_search::Evaluator;
 
-use crate::rules::{Action, Einstein, GOAL, NO_SQUARE, Phase, TARGETS, movable_cubes};
+use crate::rules::{Action, Einstein, GOAL, NO_SQUARE, Phase, movable_cubes};
 
 /// Longest race: six cubes, four moves each.
 const MAX_TURNS: usize = 24;
@@ -146,6 +146,11 @@ const fn distance_table() -> [[u8; 25]; 2] {
 
 const DISTANCE: [[u8; 25]; 2] = distance_table();
 
+/// Moves a cube of `side` on `square` needs to reach its goal corner.
+pub(crate) fn distance_to_goal(side: u8, square: usize) -> u8 {
+    DISTANCE[side as usize][square]
+}
+
 /// Scores the moves of one position by the race: the mover's winning chance after each move,
 /// from both sides' race codes computed once (a playout policy asks this at every step).
 pub struct RaceScorer {
@@ -162,11 +167,10 @@ impl RaceScorer {
     /// The race winning chance of the side to move after `action` (a move of the position this
     /// scorer was made for).
     pub fn after(&self, state: &Einstein, action: Action) -> f64 {
-        let Action::Move { cube, dir } = action else { return 0.5 };
+        let Action::Move { cube, .. } = action else { return 0.5 };
+        let (from, to) = state.move_squares(action).expect("a move");
         let side = state.side() as usize;
         let i = cube as usize - 1;
-        let from = state.squares[side][i] as usize;
-        let to = TARGETS[side][from][(dir % 3) as usize] as usize;
         if to == GOAL[side] as usize {
             return 1.0;
         }

@@ -233,17 +233,23 @@ impl Einstein {
         }
     }
 
+    /// The squares a move of the side to move leaves and enters (`None` for other actions).
+    pub fn move_squares(&self, action: Action) -> Option<(usize, usize)> {
+        let Action::Move { cube, dir } = action else { return None };
+        let s = self.side as usize;
+        let from = self.squares[s][cube as usize - 1] as usize;
+        Some((from, TARGETS[s][from][(dir % 3) as usize] as usize))
+    }
+
     /// Whether a move of the side to move wins at once: it reaches the goal corner or takes the
     /// opponent's last cube.
     pub fn is_winning_move(&self, action: Action) -> bool {
-        let Action::Move { cube, dir } = action else { return false };
+        let Some((_, to)) = self.move_squares(action) else { return false };
         let s = self.side as usize;
-        let from = self.squares[s][cube as usize - 1];
-        let to = TARGETS[s][from as usize][(dir % 3) as usize];
-        if to == GOAL[s] {
+        if to == GOAL[s] as usize {
             return true;
         }
-        let p = self.board[to as usize];
+        let p = self.board[to];
         p != 0 && (p - 1) / 6 != self.side && self.alive[1 - s].count_ones() == 1
     }
 

@@ -9,7 +9,7 @@ use ply_core::{Game, Player};
 use ply_search::Evaluator;
 
 use crate::race::race_win_probability;
-use crate::rules::{Action, Einstein, GOAL, Phase, TARGETS};
+use crate::rules::{Action, Einstein, GOAL, Phase};
 
 /// Race evaluation refined by a capture-only search of `depth` captures.
 #[derive(Clone, Copy, Debug)]
@@ -25,11 +25,9 @@ impl Default for QuiescentRaceEval {
 
 /// Whether a move takes an enemy cube or reaches the goal.
 fn is_forcing(state: &Einstein, action: Action) -> bool {
-    let Action::Move { cube, dir } = action else { return false };
+    let Some((_, to)) = state.move_squares(action) else { return false };
     let s = state.side() as usize;
-    let Some(from) = state.cube_square(s as u8, cube) else { return false };
-    let to = TARGETS[s][from as usize][(dir % 3) as usize];
-    to == GOAL[s] || matches!(state.cube_at(to as usize), Some((owner, _)) if owner as usize != s)
+    to == GOAL[s] as usize || matches!(state.cube_at(to), Some((owner, _)) if owner as usize != s)
 }
 
 /// The winning chance of the side to move (or of the side about to roll).
