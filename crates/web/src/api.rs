@@ -19,7 +19,7 @@ use tower_http::limit::RequestBodyLimitLayer;
 
 use crate::app::{App, NewGame};
 use crate::assets;
-use crate::live::lock;
+use crate::live::{GameHandle, Live, lock};
 use crate::model::{ApiError, ApiResult, Side};
 use crate::series;
 
@@ -192,13 +192,22 @@ async fn play_move(State(app): AppState, Path(id): Path<String>, body: Bytes) ->
     Ok(Json(live.view()))
 }
 
-async fn undo(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
-    let _: serde_json::Map<String, Value> = parse(&body)?;
-    let handle = app.game(game_id(&id)?)?;
+/// Makes a change to game `id` under its lock, tells its watchers, and answers with the new view.
+fn change_game(
+    app: &App,
+    id: &str,
+    change: impl FnOnce(&mut Live, &GameHandle) -> ApiResult<()>,
+) -> ApiResult<Json<Value>> {
+    let handle = app.game(game_id(id)?)?;
     let mut live = lock(&handle);
-    live.undo(&handle)?;
+    change(&mut live, &handle)?;
     live.publish();
     Ok(Json(live.view()))
+}
+
+async fn undo(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+    let _: serde_json::Map<String, Value> = parse(&body)?;
+    change_game(&app, &id, |live, handle| live.undo(handle))
 }
 
 #[derive(Deserialize)]
@@ -210,20 +219,12 @@ struct ResignRequest {
 
 async fn resign(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let req: ResignRequest = parse(&body)?;
-    let handle = app.game(game_id(&id)?)?;
-    let mut live = lock(&handle);
-    live.resign(req.player)?;
-    live.publish();
-    Ok(Json(live.view()))
+    change_game(&app, &id, |live, _| live.resign(req.player))
 }
 
 async fn abort(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let _: serde_json::Map<String, Value> = parse(&body)?;
-    let handle = app.game(game_id(&id)?)?;
-    let mut live = lock(&handle);
-    live.abort()?;
-    live.publish();
-    Ok(Json(live.view()))
+    change_game(&app, &id, |live, _| live.abort())
 }
 
 #[derive(Deserialize)]
@@ -243,11 +244,7 @@ async fn control(State(app): AppState, Path(id): Path<String>, body: Bytes) -> A
             crate::model::MAX_DELAY_MS
         )));
     }
-    let handle = app.game(game_id(&id)?)?;
-    let mut live = lock(&handle);
-    live.control(&handle, req.paused, req.delay_ms)?;
-    live.publish();
-    Ok(Json(live.view()))
+    change_game(&app, &id, |live, handle| live.control(handle, req.paused, req.delay_ms))
 }
 
 #[derive(Deserialize)]
