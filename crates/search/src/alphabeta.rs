@@ -13,7 +13,7 @@ use ply_core::{Agent, Clock, Decision, Game, Limits, Player, SearchInfo, Turn};
 
 use crate::heuristics::{Evaluator, MoveOrderer};
 use crate::tt::{Bound, TranspositionTable};
-use crate::value::{DISCOUNT, WIN, heuristic_value, proven_plies, reported_value, terminal_value};
+use crate::value::{DISCOUNT, EvalScale, WIN, heuristic_value, proven_plies, reported_value, terminal_value};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlphaBetaConfig {
@@ -23,11 +23,19 @@ pub struct AlphaBetaConfig {
     pub tt_bits: u32,
     pub killers: bool,
     pub history: bool,
+    /// What the evaluator's values mean next to results.
+    pub eval_scale: EvalScale,
 }
 
 impl Default for AlphaBetaConfig {
     fn default() -> Self {
-        AlphaBetaConfig { max_depth: 64, tt_bits: 18, killers: true, history: true }
+        AlphaBetaConfig {
+            max_depth: 64,
+            tt_bits: 18,
+            killers: true,
+            history: true,
+            eval_scale: EvalScale::Rank,
+        }
     }
 }
 
@@ -155,7 +163,7 @@ impl<G: Game, E: Evaluator<G>, O: MoveOrderer<G>> AlphaBeta<G, E, O> {
         }
         let mover = match state.turn() {
             Turn::Over => return terminal_value(state, self.root),
-            _ if depth == 0 => return heuristic_value(&self.eval, state, self.root),
+            _ if depth == 0 => return heuristic_value(&self.eval, state, self.root, self.config.eval_scale),
             Turn::Chance => return self.chance_node(state, depth, ply, alpha, beta, clock),
             Turn::Player(p) => p,
         };

@@ -8,6 +8,7 @@ use crate::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::heuristics::{Evaluator, MoveOrderer, RolloutPolicy};
 use crate::mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig};
 use crate::random::RandomAgent;
+use crate::value::EvalScale;
 
 pub fn random<G: Game>() -> AgentFactory<G> {
     AgentFactory::new("random", "plays a uniformly random legal move", vec![], |_, seed| {
@@ -22,6 +23,14 @@ pub fn alphabeta_params() -> Vec<ParamInfo> {
         ParamInfo::new("tt", d.tt_bits, "transposition table size as a power of two (0 = off)"),
         ParamInfo::new("killers", d.killers, "killer-move ordering"),
         ParamInfo::new("history", d.history, "history-heuristic ordering"),
+        ParamInfo::new(
+            "scale",
+            match d.eval_scale {
+                EvalScale::Rank => "rank",
+                EvalScale::Expected => "expected",
+            },
+            "evaluation next to results: 'rank' (any result outweighs it) or 'expected' (it is the expected result, as games with chance need)",
+        ),
     ]
 }
 
@@ -31,6 +40,10 @@ pub fn alphabeta_config(params: &Params) -> Result<AlphaBetaConfig, Error> {
         tt_bits: params.get_in("tt", 0..=30)?,
         killers: params.get_bool("killers")?,
         history: params.get_bool("history")?,
+        eval_scale: match params.get_choice("scale", &["rank", "expected"])? {
+            "rank" => EvalScale::Rank,
+            _ => EvalScale::Expected,
+        },
     })
 }
 

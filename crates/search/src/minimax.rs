@@ -4,7 +4,7 @@
 use ply_core::{Game, Player, Turn};
 
 use crate::heuristics::Evaluator;
-use crate::value::{DISCOUNT, heuristic_value, terminal_value};
+use crate::value::{DISCOUNT, EvalScale, heuristic_value, terminal_value};
 
 /// The value of `state` for `root` searched `depth` player decisions deep: the root player
 /// maximises, every other player minimises (paranoid; plain minimax for two players), chance
@@ -14,24 +14,25 @@ pub fn expectiminimax<G: Game, E: Evaluator<G> + ?Sized>(
     depth: u32,
     root: Player,
     eval: &E,
+    scale: EvalScale,
 ) -> f64 {
     match state.turn() {
         Turn::Over => terminal_value(state, root),
-        _ if depth == 0 => heuristic_value(eval, state, root),
+        _ if depth == 0 => heuristic_value(eval, state, root, scale),
         Turn::Chance => state
             .outcomes()
             .into_iter()
             .map(|(outcome, p)| {
                 let mut child = state.clone();
                 child.apply(outcome);
-                p * expectiminimax(&child, depth, root, eval)
+                p * expectiminimax(&child, depth, root, eval, scale)
             })
             .sum(),
         Turn::Player(mover) => {
             let values = state.actions().into_iter().map(|action| {
                 let mut child = state.clone();
                 child.apply(action);
-                DISCOUNT * expectiminimax(&child, depth - 1, root, eval)
+                DISCOUNT * expectiminimax(&child, depth - 1, root, eval, scale)
             });
             if mover == root {
                 values.fold(f64::NEG_INFINITY, f64::max)

@@ -4,20 +4,29 @@
 
 mod common;
 
-use common::{RandomTree, TakeAway, random_eval};
+use common::{Gamble, RandomTree, TakeAway, gamble_eval, random_eval};
 use ply_core::{Agent, Budget, Game, Limits};
 use ply_search::minimax::expectiminimax;
-use ply_search::value::DISCOUNT;
+use ply_search::value::{DISCOUNT, EvalScale};
 use ply_search::{AlphaBeta, AlphaBetaConfig, GeneratedOrder, NeutralEval};
 
 fn configs() -> Vec<AlphaBetaConfig> {
-    let base = AlphaBetaConfig { max_depth: 64, tt_bits: 12, killers: true, history: true };
+    let base = AlphaBetaConfig {
+        max_depth: 64,
+        tt_bits: 12,
+        killers: true,
+        history: true,
+        eval_scale: EvalScale::Rank,
+    };
     vec![
         base.clone(),
         AlphaBetaConfig { tt_bits: 0, ..base.clone() },
         AlphaBetaConfig { killers: false, history: false, ..base.clone() },
         // A tiny table: constant replacement and collisions of slots.
-        AlphaBetaConfig { tt_bits: 2, ..base },
+        AlphaBetaConfig { tt_bits: 2, ..base.clone() },
+        // Heuristic leaves on the scale of results: Star1's bounds are then tight, and cut.
+        AlphaBetaConfig { eval_scale: EvalScale::Expected, ..base.clone() },
+        AlphaBetaConfig { eval_scale: EvalScale::Expected, tt_bits: 0, ..base },
     ]
 }
 
@@ -37,7 +46,7 @@ fn equals_expectiminimax_on_random_trees() {
                     // One searcher across depths: its table carries entries between searches.
                     let mut search = AlphaBeta::new(config.clone(), random_eval, GeneratedOrder);
                     for depth in 1..=6 {
-                        let expected = expectiminimax(&game, depth, root, &random_eval);
+                        let expected = expectiminimax(&game, depth, root, &random_eval, config.eval_scale);
                         let got = search.value_at_depth(&game, depth, root);
                         assert!(
                             close(got, expected),
@@ -51,6 +60,20 @@ fn equals_expectiminimax_on_random_trees() {
         }
     }
     assert!(checked > 5000, "only {checked} comparisons");
+}
+
+#[test]
+fn expected_scale_weighs_a_chance_of_losing_by_its_probability() {
+    // On the rank scale the one-in-six loss outweighs any evaluation, and the search plays safe;
+    // on the expected scale it takes the risk that wins more often.
+    for (scale, wanted) in [(EvalScale::Rank, 0), (EvalScale::Expected, 1)] {
+        let config = AlphaBetaConfig { max_depth: 2, eval_scale: scale, ..AlphaBetaConfig::default() };
+        let mut agent = AlphaBeta::new(config, gamble_eval, GeneratedOrder);
+        let decision = agent.choose(&Gamble::Start, &Limits::default(), &mut |_| {});
+        assert_eq!(decision.action, wanted, "{scale:?}");
+        let value = expectiminimax(&Gamble::Start, 2, 0, &gamble_eval, scale);
+        assert!(close(agent.value_at_depth(&Gamble::Start, 2, 0), value));
+    }
 }
 
 #[test]
@@ -69,7 +92,7 @@ fn chosen_move_has_the_minimax_value() {
         let value_of = |a: u8| {
             let mut child = game.clone();
             child.apply(a);
-            DISCOUNT * expectiminimax(&child, depth - 1, root, &random_eval)
+            DISCOUNT * expectiminimax(&child, depth - 1, root, &random_eval, EvalScale::Rank)
         };
         let best = actions.iter().map(|&a| value_of(a)).fold(f64::NEG_INFINITY, f64::max);
         let stopped_early = decision.info.proven.is_some() && decision.info.depth < depth;

@@ -5,6 +5,7 @@ use ply_connect4::{Connect4, Connect4Eval};
 use ply_core::rng::rng_from_seed;
 use ply_core::{Agent, Budget, Game, GameDef, Limits, random_playout};
 use ply_search::minimax::expectiminimax;
+use ply_search::value::EvalScale;
 use ply_search::{AlphaBeta, AlphaBetaConfig, GeneratedOrder};
 
 fn random_positions(count: usize, seed: u64) -> Vec<Connect4> {
@@ -32,7 +33,7 @@ fn alphabeta_equals_minimax_from_random_positions() {
     for (i, state) in random_positions(120, 5).iter().enumerate() {
         let root = state.current_player().unwrap();
         for depth in 1..=4 {
-            let expected = expectiminimax(state, depth, root, &Connect4Eval::default());
+            let expected = expectiminimax(state, depth, root, &Connect4Eval::default(), EvalScale::Rank);
             for searcher in [&mut search, &mut plain] {
                 let got = searcher.value_at_depth(state, depth, root);
                 assert!(
