@@ -8,8 +8,10 @@ mod notation;
 mod race;
 mod rules;
 mod setup;
+pub mod solve;
 mod threat;
 mod uct;
+pub mod value;
 
 pub use agents::{
     EinsteinAgent, EinsteinOrder, EinsteinPlayout, EinsteinRollout, PLAYOUT_NOISE, choose_setup,
@@ -66,7 +68,12 @@ impl GameDef for Einstein {
         for position in [OPENING, MIDDLE, LATE] {
             cases.push(BenchCase { position, agent: "mcts", iterations: 100_000 });
             cases.push(BenchCase { position, agent: "uct", iterations: 20_000 });
-            cases.push(BenchCase { position, agent: "expectimax:depth=5", iterations: 50_000_000 });
+            cases.push(BenchCase {
+                position,
+                agent: "expectimax:depth=5,eval=race,scale=rank",
+                iterations: 50_000_000,
+            });
+            cases.push(BenchCase { position, agent: "expectimax:depth=4", iterations: 50_000_000 });
         }
         cases
     }

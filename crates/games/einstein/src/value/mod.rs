@@ -1,0 +1,77 @@
+//! A learnt evaluation: a value network ([`net`]) over features of the position ([`features`]),
+//! trained by self-play ([`train`]). It predicts the chance that the side about to roll wins; a
+//! position whose die is already rolled is worth its best move.
+
+pub mod features;
+pub mod net;
+pub mod train;
+
+use std::sync::{Arc, OnceLock};
+
+use ply_core::{Error, Game, Player};
+use ply_search::Evaluator;
+
+use crate::rules::{Einstein, Phase};
+use features::Features;
+use net::ValueNet;
+
+/// The network Ply ships, trained by `einstein-train` (docs/einstein.md gives the command).
+static SHIPPED_BYTES: &[u8] = include_bytes!("../../data/value.net");
+
+/// The shipped network, read once.
+pub fn shipped() -> Arc<ValueNet> {
+    static NET: OnceLock<Arc<ValueNet>> = OnceLock::new();
+    NET.get_or_init(|| {
+        Arc::new(ValueNet::from_bytes(SHIPPED_BYTES).expect("the shipped network is well-formed"))
+    })
+    .clone()
+}
+
+/// A network from a file.
+pub fn load(path: &str) -> Result<ValueNet, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::spec(format!("cannot read network '{path}': {e}")))?;
+    ValueNet::from_bytes(&bytes).map_err(|e| e.context(format!("network '{path}'")))
+}
+
+/// The value network as a search evaluator.
+#[derive(Clone, Debug)]
+pub struct NetEval {
+    net: Arc<ValueNet>,
+}
+
+impl NetEval {
+    pub fn new(net: Arc<ValueNet>) -> Self {
+        NetEval { net }
+    }
+
+    /// The chance that the side to act wins: to roll, by the network; to move, by its best move.
+    pub fn side_to_act_wins(&self, state: &Einstein) -> f64 {
+        match state.phase() {
+            Phase::Roll => self.net.value(&Features::of(state)) as f64,
+            Phase::Move(_) => {
+                let mut best = 0.0f64;
+                let mut features = Features::default();
+                for action in state.actions() {
+                    if state.is_winning_move(action) {
+                        return 1.0;
+                    }
+                    let mut after = state.clone();
+                    after.apply(action);
+                    features.fill(&after);
+                    best = best.max(1.0 - self.net.value(&features) as f64);
+                }
+                best
+            }
+            Phase::Over => state.returns().get(state.side() as usize),
+            Phase::Setup => 0.5,
+        }
+    }
+}
+
+impl Evaluator<Einstein> for NetEval {
+    fn evaluate(&self, state: &Einstein, player: Player) -> f64 {
+        let p = self.side_to_act_wins(state);
+        let p = if state.side() as usize == player { p } else { 1.0 - p };
+        2.0 * p - 1.0
+    }
+}
