@@ -43,6 +43,8 @@ export default {
   name: 'einstein',
   title: 'EinStein würfelt nicht',
   seats: () => [{ name: 'Red', color: RED }, { name: 'Blue', color: BLUE }],
+  // Expectimax with the value network is the strongest player (54% against mcts at 50 ms).
+  defaultAgent: 'expectimax',
   formatAction(record) {
     const m = parseMove(record.action);
     if (m) return `${m.cube}${ARROWS[m.dir]}`;
