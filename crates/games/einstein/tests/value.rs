@@ -225,4 +225,8 @@ fn agents_use_the_network_and_refuse_bad_ones() {
     let bad = build(&format!("expectimax:eval=net,net={}", dir.display())).err().unwrap().to_string();
     std::fs::remove_file(&dir).ok();
     assert!(bad.contains("not an EinStein value network"), "{bad}");
+    if std::path::Path::new("/dev/zero").exists() {
+        let endless = build("expectimax:net=/dev/zero").err().unwrap().to_string();
+        assert!(endless.contains("larger than"), "{endless}");
+    }
 }

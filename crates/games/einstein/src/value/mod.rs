@@ -27,9 +27,19 @@ pub fn shipped() -> Arc<ValueNet> {
     .clone()
 }
 
+/// Larger than any network this build can read (256 hidden units): a bigger file is refused
+/// before it is read, so that a path like /dev/zero cannot fill the memory.
+const MAX_FILE: u64 = 16 << 20;
+
 /// A network from a file.
 pub fn load(path: &str) -> Result<ValueNet, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::spec(format!("cannot read network '{path}': {e}")))?;
+    use std::io::Read;
+    let cannot = |e: std::io::Error| Error::spec(format!("cannot read network '{path}': {e}"));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes)).map_err(cannot)?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(Error::spec(format!("network '{path}' is larger than {MAX_FILE} bytes")));
+    }
     ValueNet::from_bytes(&bytes).map_err(|e| e.context(format!("network '{path}'")))
 }
 
