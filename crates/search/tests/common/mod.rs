@@ -7,6 +7,28 @@ use ply_core::rng::derive_seed;
 use ply_core::{Error, Game, Player, Returns, Turn};
 use serde_json::Value;
 
+/// The notation of a test game whose actions are small numbers and whose states are never read
+/// back: the same five methods in every test game.
+macro_rules! numbered_actions {
+    () => {
+        fn action_to_text(&self, action: u8) -> String {
+            action.to_string()
+        }
+        fn parse_action(&self, text: &str) -> Result<u8, Error> {
+            text.parse().map_err(|_| Error::notation("not a number"))
+        }
+        fn parse_state(&self, _text: &str) -> Result<Self, Error> {
+            Err(Error::notation("not supported"))
+        }
+        fn to_json(&self) -> Value {
+            Value::Null
+        }
+        fn state_from_json(&self, _json: &Value) -> Result<Self, Error> {
+            Err(Error::notation("not supported"))
+        }
+    };
+}
+
 /// A game whose tree is drawn from a seed. A state is (player decisions so far, running sum of
 /// the actions taken mod 61, whether a chance event just happened), so different move orders
 /// reach the same state: transpositions are common. Every path to a state has the same number of
@@ -45,6 +67,7 @@ impl RandomTree {
 
 impl Game for RandomTree {
     type Action = u8;
+    numbered_actions!();
 
     fn num_players(&self) -> usize {
         self.players
@@ -100,28 +123,8 @@ impl Game for RandomTree {
         Some(self.h(7))
     }
 
-    fn action_to_text(&self, action: u8) -> String {
-        action.to_string()
-    }
-
-    fn parse_action(&self, text: &str) -> Result<u8, Error> {
-        text.parse().map_err(|_| Error::notation("not a number"))
-    }
-
     fn to_text(&self) -> String {
         format!("{}:{}", self.depth, self.sum)
-    }
-
-    fn parse_state(&self, _text: &str) -> Result<Self, Error> {
-        Err(Error::notation("not supported"))
-    }
-
-    fn to_json(&self) -> Value {
-        Value::Null
-    }
-
-    fn state_from_json(&self, _json: &Value) -> Result<Self, Error> {
-        Err(Error::notation("not supported"))
     }
 }
 
@@ -146,6 +149,7 @@ pub struct TakeAway {
 
 impl Game for TakeAway {
     type Action = u8;
+    numbered_actions!();
     fn num_players(&self) -> usize {
         2
     }
@@ -167,23 +171,8 @@ impl Game for TakeAway {
     fn returns(&self) -> Returns {
         Returns::win(2, self.last as usize)
     }
-    fn action_to_text(&self, k: u8) -> String {
-        k.to_string()
-    }
-    fn parse_action(&self, text: &str) -> Result<u8, Error> {
-        text.parse().map_err(|_| Error::notation("not a number"))
-    }
     fn to_text(&self) -> String {
         self.stones.to_string()
-    }
-    fn parse_state(&self, _text: &str) -> Result<Self, Error> {
-        Err(Error::notation("not supported"))
-    }
-    fn to_json(&self) -> Value {
-        Value::Null
-    }
-    fn state_from_json(&self, _json: &Value) -> Result<Self, Error> {
-        Err(Error::notation("not supported"))
     }
 }
 
@@ -203,6 +192,7 @@ pub enum Gamble {
 
 impl Game for Gamble {
     type Action = u8;
+    numbered_actions!();
     fn num_players(&self) -> usize {
         2
     }
@@ -241,23 +231,8 @@ impl Game for Gamble {
     fn returns(&self) -> Returns {
         Returns::win(2, 1)
     }
-    fn action_to_text(&self, k: u8) -> String {
-        k.to_string()
-    }
-    fn parse_action(&self, text: &str) -> Result<u8, Error> {
-        text.parse().map_err(|_| Error::notation("not a number"))
-    }
     fn to_text(&self) -> String {
         format!("{self:?}")
-    }
-    fn parse_state(&self, _text: &str) -> Result<Self, Error> {
-        Err(Error::notation("not supported"))
-    }
-    fn to_json(&self) -> Value {
-        Value::Null
-    }
-    fn state_from_json(&self, _json: &Value) -> Result<Self, Error> {
-        Err(Error::notation("not supported"))
     }
 }
 
