@@ -14,7 +14,6 @@ use crate::rules::{Action, Einstein, GOAL, Phase, SetupMode, TARGETS};
 use crate::setup::SETUPS;
 use crate::threat::QuiescentRaceEval;
 use crate::uct::{FinalRule, PatentUct, PatentUctConfig};
-use crate::value::features::Features;
 use crate::value::net::ValueNet;
 use crate::value::{self, NetEval};
 
@@ -206,18 +205,7 @@ impl RolloutPolicy<Einstein> for EinsteinPlayout {
             && let Some(net) = &self.net
             && rng.random_range(0..256u32) >= self.noise
         {
-            let mut features = Features::default();
-            let mut best = (actions[0], f32::INFINITY);
-            for &action in actions {
-                let mut after = state.clone();
-                after.apply(action);
-                features.fill(&after);
-                let opponent = net.value(&features);
-                if opponent < best.1 {
-                    best = (action, opponent);
-                }
-            }
-            return best.0;
+            return value::best_move(net, state, actions).0;
         }
         if moves == EinsteinRollout::Guided && rng.random_range(0..256u32) >= self.noise {
             let best = actions.iter().map(|&a| guided_score(state, a)).max().unwrap_or(0);

@@ -13,7 +13,6 @@ use crate::rules::{Action, Einstein, Phase};
 #[derive(Default)]
 pub struct Solver {
     memo: HashMap<u128, f32>,
-    moves: Vec<Vec<Action>>,
 }
 
 fn key(state: &Einstein) -> u128 {
@@ -50,11 +49,10 @@ impl Solver {
 
     /// Every move of a rolled position with the mover's winning chance after it.
     pub fn move_values(&mut self, state: &Einstein) -> Vec<(Action, f64)> {
-        let mut moves = self.moves.pop().unwrap_or_default();
-        state.legal_actions(&mut moves);
-        let values = moves
-            .iter()
-            .map(|&action| {
+        state
+            .actions()
+            .into_iter()
+            .map(|action| {
                 if state.is_winning_move(action) {
                     return (action, 1.0);
                 }
@@ -62,8 +60,6 @@ impl Solver {
                 after.apply(action);
                 (action, 1.0 - self.roll_value(&after))
             })
-            .collect();
-        self.moves.push(moves);
-        values
+            .collect()
     }
 }

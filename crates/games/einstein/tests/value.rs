@@ -5,9 +5,10 @@
 use ply_core::rng::rng_from_seed;
 use ply_core::{AgentSpec, Game, GameDef, Limits};
 use ply_einstein::solve::Solver;
-use ply_einstein::value::{NetEval, shipped};
+use ply_einstein::value::{NetEval, best_move, shipped};
 use ply_einstein::{Action, Einstein, Options, Phase, race_win_probability};
 use rand::RngExt;
+use rand::seq::SliceRandom;
 
 fn at(text: &str) -> Einstein {
     Einstein::new(Options::default()).parse_state(text).unwrap()
@@ -44,16 +45,12 @@ fn sides_cannot_meet(state: &Einstein) -> bool {
 /// position, a cube on its own goal corner say).
 fn random_position(rng: &mut ply_core::Rng, reds: usize, blues: usize) -> Option<Einstein> {
     let mut squares: Vec<usize> = (0..25).collect();
-    for i in (1..25).rev() {
-        squares.swap(i, rng.random_range(0..=i));
-    }
+    squares.shuffle(rng);
     let mut cells = vec![String::from("."); 25];
     let mut free = squares.into_iter();
     for (side, count) in [('r', reds), ('b', blues)] {
         let mut numbers = [1, 2, 3, 4, 5, 6];
-        for i in (1..6).rev() {
-            numbers.swap(i, rng.random_range(0..=i));
-        }
+        numbers.shuffle(rng);
         for &cube in &numbers[..count] {
             cells[free.next().unwrap()] = format!("{side}{cube}");
         }
@@ -119,7 +116,7 @@ fn exact_values_are_what_exact_play_scores() {
 /// Mean winning chance an endgame decision gives away against exact play, over decisions with
 /// at most four cubes on the board, choosing by the shipped network or by the race.
 fn endgame_losses(games: usize) -> (f64, f64, usize) {
-    let eval = NetEval::new(shipped());
+    let net = shipped();
     let mut rng = rng_from_seed(5);
     let mut solver = Solver::new();
     let (mut net_loss, mut race_loss, mut decisions) = (0.0, 0.0, 0);
@@ -134,9 +131,6 @@ fn endgame_losses(games: usize) -> (f64, f64, usize) {
                         s.apply(a);
                         s
                     };
-                    let by_net = |a: Action| {
-                        if state.is_winning_move(a) { 1.0 } else { 1.0 - eval.side_to_act_wins(&after(a)) }
-                    };
                     let by_race = |a: Action| {
                         if state.is_winning_move(a) {
                             1.0
@@ -144,16 +138,16 @@ fn endgame_losses(games: usize) -> (f64, f64, usize) {
                             race_win_probability(&after(a), state.side() as usize)
                         }
                     };
-                    let best_by = |f: &dyn Fn(Action) -> f64| {
-                        *moves.iter().max_by(|&&a, &&b| f(a).total_cmp(&f(b))).unwrap()
-                    };
-                    let net_move = best_by(&by_net);
+                    let net_move = best_move(&net, &state, &moves).0;
                     if state.cubes_left(0) + state.cubes_left(1) <= 4 && moves.len() > 1 {
                         let exact = solver.move_values(&state);
                         let value = |a: Action| exact.iter().find(|m| m.0 == a).unwrap().1;
                         let best = exact.iter().map(|m| m.1).fold(0.0, f64::max);
                         net_loss += best - value(net_move);
-                        race_loss += best - value(best_by(&by_race));
+                        race_loss += best
+                            - value(
+                                *moves.iter().max_by(|&&a, &&b| by_race(a).total_cmp(&by_race(b))).unwrap(),
+                            );
                         decisions += 1;
                     }
                     // Some random moves, so that the games reach varied endgames.

@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 use ply_core::{Error, Game, Player};
 use ply_search::Evaluator;
 
-use crate::rules::{Einstein, Phase};
+use crate::rules::{Action, Einstein, Phase};
 use features::Features;
 use net::ValueNet;
 
@@ -43,6 +43,26 @@ pub fn load(path: &str) -> Result<ValueNet, Error> {
     ValueNet::from_bytes(&bytes).map_err(|e| e.context(format!("network '{path}'")))
 }
 
+/// Of `moves` (legal in `state`, its die rolled), the first that wins at once, else the first
+/// after which the network gives the opponent the least chance; with that chance (0 for a win).
+pub fn best_move(net: &ValueNet, state: &Einstein, moves: &[Action]) -> (Action, f32) {
+    let mut features = Features::default();
+    let mut best = (moves[0], f32::INFINITY);
+    for &action in moves {
+        if state.is_winning_move(action) {
+            return (action, 0.0);
+        }
+        let mut after = state.clone();
+        after.apply(action);
+        features.fill(&after);
+        let opponent = net.value(&features);
+        if opponent < best.1 {
+            best = (action, opponent);
+        }
+    }
+    best
+}
+
 /// The value network as a search evaluator.
 #[derive(Clone, Debug)]
 pub struct NetEval {
@@ -58,20 +78,7 @@ impl NetEval {
     pub fn side_to_act_wins(&self, state: &Einstein) -> f64 {
         match state.phase() {
             Phase::Roll => self.net.value(&Features::of(state)) as f64,
-            Phase::Move(_) => {
-                let mut best = 0.0f64;
-                let mut features = Features::default();
-                for action in state.actions() {
-                    if state.is_winning_move(action) {
-                        return 1.0;
-                    }
-                    let mut after = state.clone();
-                    after.apply(action);
-                    features.fill(&after);
-                    best = best.max(1.0 - self.net.value(&features) as f64);
-                }
-                best
-            }
+            Phase::Move(_) => 1.0 - best_move(&self.net, state, &state.actions()).1 as f64,
             Phase::Over => state.returns().get(state.side() as usize),
             Phase::Setup => 0.5,
         }

@@ -67,9 +67,9 @@ impl ValueNet {
         &self.input[at..at + self.hidden]
     }
 
-    pub fn forward(&self, features: &Features) -> Activation {
-        let mut all = [0f32; MAX_HIDDEN];
-        let sums = &mut all[..self.hidden];
+    /// Fills `sums` (one per hidden unit) with the hidden layer before rectification and returns
+    /// the output's log-odds.
+    fn run(&self, features: &Features, sums: &mut [f32]) -> f32 {
         for ((s, b), w) in sums.iter_mut().zip(&self.bias).zip(&self.race_in) {
             *s = b + w * features.race;
         }
@@ -82,12 +82,19 @@ impl ValueNet {
         for (s, w) in sums.iter().zip(&self.output) {
             logit += s.max(0.0) * w;
         }
-        Activation { sums: all, logit }
+        logit
+    }
+
+    pub fn forward(&self, features: &Features) -> Activation {
+        let mut sums = [0f32; MAX_HIDDEN];
+        let logit = self.run(features, &mut sums[..self.hidden]);
+        Activation { sums, logit }
     }
 
     /// The probability that the side to roll wins.
     pub fn value(&self, features: &Features) -> f32 {
-        sigmoid(self.forward(features).logit)
+        let mut sums = [0f32; MAX_HIDDEN];
+        sigmoid(self.run(features, &mut sums[..self.hidden]))
     }
 
     /// One gradient step on the cross-entropy between the prediction and `target` (a winning

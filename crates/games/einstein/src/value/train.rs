@@ -9,9 +9,10 @@ use ply_core::Game;
 use ply_core::rng::{Rng, rng_from_seed};
 use rand::RngExt;
 
+use super::best_move;
 use super::features::Features;
 use super::net::ValueNet;
-use crate::rules::{Action, Einstein, Options, Phase};
+use crate::rules::{Einstein, Options, Phase};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
@@ -70,40 +71,24 @@ fn play_game(net: &ValueNet, config: &TrainConfig, rng: &mut Rng, steps: &mut Ve
     let mut first = Features::of(&state);
     let mut value = net.value(&first);
     let mut moves = Vec::new();
-    let mut scratch = Features::default();
     loop {
         let roll = state.sample_chance(rng);
         state.apply(roll);
         state.legal_actions(&mut moves);
         let explored = config.explore > 0.0 && rng.random::<f32>() < config.explore;
-        // The chosen move, its position (unless it wins) and the opponent's predicted chance.
-        let mut best: Option<(Action, f32)> = None;
-        let mut best_features = Features::default();
-        let pick = explored.then(|| moves[rng.random_range(0..moves.len())]);
-        for &action in &moves {
-            if pick.is_some_and(|p| p != action) {
-                continue;
-            }
-            if state.is_winning_move(action) {
-                best = Some((action, 0.0));
-                break;
-            }
-            let mut after = state.clone();
-            after.apply(action);
-            scratch.fill(&after);
-            let opponent = net.value(&scratch);
-            if best.is_none_or(|(_, b)| opponent < b) {
-                best = Some((action, opponent));
-                std::mem::swap(&mut best_features, &mut scratch);
-            }
-        }
-        let (action, opponent) = best.expect("a position about to move has moves");
+        // The move and the opponent's predicted chance after it.
+        let (action, opponent) = if explored {
+            let pick = moves[rng.random_range(0..moves.len())];
+            (pick, best_move(net, &state, &[pick]).1)
+        } else {
+            best_move(net, &state, &moves)
+        };
         steps.push(Step { features: std::mem::take(&mut first), value, explored });
         if state.is_winning_move(action) {
             return;
         }
         state.apply(action);
-        first = best_features;
+        first.fill(&state);
         value = opponent;
     }
 }
