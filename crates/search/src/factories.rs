@@ -25,10 +25,7 @@ pub fn alphabeta_params() -> Vec<ParamInfo> {
         ParamInfo::new("history", d.history, "history-heuristic ordering"),
         ParamInfo::new(
             "scale",
-            match d.eval_scale {
-                EvalScale::Rank => "rank",
-                EvalScale::Expected => "expected",
-            },
+            d.eval_scale.name(),
             "evaluation next to results: 'rank' (any result outweighs it) or 'expected' (it is the expected result, as games with chance need)",
         ),
     ]
@@ -40,10 +37,8 @@ pub fn alphabeta_config(params: &Params) -> Result<AlphaBetaConfig, Error> {
         tt_bits: params.get_in("tt", 0..=30)?,
         killers: params.get_bool("killers")?,
         history: params.get_bool("history")?,
-        eval_scale: match params.get_choice("scale", &["rank", "expected"])? {
-            "rank" => EvalScale::Rank,
-            _ => EvalScale::Expected,
-        },
+        eval_scale: EvalScale::from_name(params.get_choice("scale", &EvalScale::NAMES)?)
+            .expect("a listed name"),
     })
 }
 

@@ -34,6 +34,19 @@ pub enum EvalScale {
     Expected,
 }
 
+impl EvalScale {
+    /// The names agent specs use, in the order of the variants.
+    pub const NAMES: [&'static str; 2] = ["rank", "expected"];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        [EvalScale::Rank, EvalScale::Expected].into_iter().find(|s| s.name() == name)
+    }
+}
+
 /// What a heuristic value of 1 is worth on [`EvalScale::Expected`]: a little less than a win, so
 /// that a proven win within ten moves is still preferred.
 pub const EXPECTED_SCALE: f64 = 0.99 * WIN;
