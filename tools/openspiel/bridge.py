@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Ply against OpenSpiel on EinStein würfelt nicht.
 
-    bridge.py match [--agent SPEC] [--ms 100] [--games 400] [--jobs 2] [--seed 1]
+    bridge.py match [--agent SPEC] [--ms 100] [--games 400] [--jobs 2] [--seed 1] [--out FILE]
     bridge.py speed [--seconds 3]
 
 `match` plays a Ply agent (through `ply engine einstein`) against OpenSpiel's C++ MCTS bot
 (random-rollout evaluator) at equal wall time per move, colours alternated, both sides seeing the
-same random arrangements and the same dice, and prints the score with a 95% interval.
+same random arrangements and the same dice, and prints the score with a 95% interval. `--out`
+writes the games as Ply game records, for `einstein-analyse` to judge.
 
 `speed` measures on one core, in one run, random games per second and MCTS simulations per
 second for OpenSpiel and for Ply, and prints the ratios.
@@ -16,6 +17,7 @@ The first run creates tools/openspiel/.venv and installs the `open-spiel` wheel 
 """
 
 import argparse
+import json
 import math
 import os
 import random
@@ -118,6 +120,18 @@ class PlyEngine:
             raise BridgeError(f"ply engine refused '{line}': {reply}")
         return reply
 
+    def play(self, actions):
+        """Plays actions; returns them as the engine spells them (for the game record)."""
+        return self.command(f"play {actions}").split()[1:]
+
+    def position(self):
+        """The position in Ply's text form (`show` answers position, json and turn lines)."""
+        self.send("show")
+        lines = [self.read() for _ in range(3)]
+        if not lines[0].startswith("position "):
+            raise BridgeError(f"ply engine answered 'show' with '{lines[0]}'")
+        return lines[0][len("position "):]
+
     def go(self, ms):
         self.send(f"go time {ms}")
         while True:
@@ -146,25 +160,27 @@ def make_bot(pyspiel, game, ms, seed, uct_c):
 
 
 def play_game(args, index, binary):
-    """One game; returns 1.0 if the Ply agent won, 0.0 if it lost."""
+    """One game; returns 1.0 if the Ply agent won, 0.0 if it lost, and the game's record
+    (docs/formats.md) in Ply's notation."""
     import pyspiel
-    rng = random.Random(args.seed * 1_000_003 + index // 2)  # both games of a pair: same dice
+    pair_seed = args.seed * 1_000_003 + index // 2
+    rng = random.Random(pair_seed)  # both games of a pair: same dice
     game = pyspiel.load_game("einstein_wurfelt_nicht")
     state = game.new_initial_state()
     ply_player = 1 if index % 2 == 0 else 0  # OpenSpiel player the Ply agent plays
     bot = make_bot(pyspiel, game, args.ms, args.seed * 7919 + index, args.uct_c)
     engine = PlyEngine(binary, args.agent)
     try:
-        engine.command("new first=blue")
+        engine.command(f"new {PLY_OPTIONS}")
         black, white = rng.randrange(720), rng.randrange(720)
         state.apply_action(black)
         state.apply_action(white)
-        engine.command(f"play {ply_setup_of('W', white)} {ply_setup_of('B', black)}")
+        actions = engine.play(f"{ply_setup_of('W', white)} {ply_setup_of('B', black)}")
         while not state.is_terminal():
             if state.is_chance_node():
                 die = rng.randrange(1, 7)
                 state.apply_action(die - 1)
-                engine.command(f"play {die}")
+                actions += engine.play(str(die))
                 continue
             player = state.current_player()
             legal = {os_move_to_ply(state.action_to_string(player, a)): a for a in state.legal_actions()}
@@ -176,12 +192,28 @@ def play_game(args, index, binary):
             else:
                 action = bot.step(state)
                 move = os_move_to_ply(state.action_to_string(player, action))
-            engine.command(f"play {move}")
+            actions += engine.play(move)
             state.apply_action(action)
-        returns = state.returns()
-        return 1.0 if returns[ply_player] > 0 else 0.0
+        result = 1.0 if state.returns()[ply_player] > 0 else 0.0
+        seats = [os_seat(args), os_seat(args)]
+        seats[ply_player] = args.agent
+        returns = [1.0 - result, 1.0 - result]
+        returns[ply_player] = result
+        record = {"game": "einstein", "options": PLY_OPTIONS, "index": index, "seed": pair_seed,
+                  "seats": seats, "opening_plies": 0, "actions": actions, "returns": returns,
+                  "final_state": engine.position()}
+        return result, record
     finally:
         engine.close()
+
+
+# OpenSpiel's White (Ply's blue) moves first.
+PLY_OPTIONS = "first=blue"
+
+
+def os_seat(args):
+    """OpenSpiel's bot as a seat of a game record."""
+    return f"openspiel-mcts:uct_c={args.uct_c},ms={args.ms}"
 
 
 def interval(wins, n):
@@ -204,9 +236,15 @@ def run_match(args):
     lock = threading.Lock()
     started = time.time()
 
+    records = [None] * args.games
+    try:  # before the games, so that a bad path costs nothing
+        out = open(args.out, "w", encoding="utf-8") if args.out else None
+    except OSError as e:
+        raise BridgeError(f"cannot write --out {args.out}: {e.strerror}")
+
     def one(i):
         nonlocal wins, played
-        result = play_game(args, i, binary)
+        result, records[i] = play_game(args, i, binary)
         with lock:
             wins += result
             played += 1
@@ -220,6 +258,10 @@ def run_match(args):
         list(pool.map(one, range(args.games)))
     if not args.quiet:
         print(file=sys.stderr)
+    if out:
+        with out:
+            for record in records:
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
     p, lo, hi = interval(wins, args.games)
     print(f"ply {args.agent} vs OpenSpiel MCTS (uct_c={args.uct_c}, random rollouts), "
           f"{args.ms} ms per move" + (f" (ply {args.ply_ms} ms)" if args.ply_ms else "") +
@@ -298,6 +340,7 @@ def main():
     m.add_argument("--ply-ms", type=int, default=None,
                    help="time per move for the Ply agent, if not --ms (for scaling experiments)")
     m.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel MCTS exploration constant")
+    m.add_argument("--out", help="write every game as a JSON line (Ply's game records, docs/formats.md)")
     m.add_argument("--quiet", action="store_true")
     s = sub.add_parser("speed", help="random games/s and MCTS simulations/s, OpenSpiel vs Ply, one core")
     s.add_argument("--seconds", type=float, default=3.0)
