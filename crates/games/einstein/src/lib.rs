@@ -4,6 +4,7 @@
 //! every enemy cube wins.
 
 mod agents;
+pub mod analysis;
 mod notation;
 mod race;
 mod rules;

@@ -15,7 +15,7 @@ pub struct Solver {
     memo: HashMap<u128, f32>,
 }
 
-fn key(state: &Einstein) -> u128 {
+pub(crate) fn key(state: &Einstein) -> u128 {
     state.board.iter().fold(state.side as u128, |k, &p| k << 4 | p as u128)
 }
 
