@@ -125,12 +125,32 @@ impl SideJudgement {
     }
 }
 
+/// One decision judged: the move played and the best one, with the mover's chances after them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The action's index in the game's actions.
+    pub index: usize,
+    /// The position before the move (its die rolled).
+    pub position: Einstein,
+    pub played: (Action, f64),
+    pub best: (Action, f64),
+    pub exact: bool,
+}
+
+impl Decision {
+    pub fn regret(&self) -> f64 {
+        self.best.1 - self.played.1
+    }
+}
+
 /// One game judged, by side (red 0, blue 1).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameJudgement {
     /// Each side's winning chance when the first die of the game is about to be rolled.
     pub start: [f64; 2],
     pub sides: [SideJudgement; 2],
+    /// Every decision with more than one move, in game order.
+    pub decisions: Vec<Decision>,
 }
 
 impl GameJudgement {
@@ -156,7 +176,7 @@ pub fn judge_game(judge: &mut Judge, start: &Einstein, actions: &[Action]) -> Ga
     let mut judgement = GameJudgement::default();
     let mut state = start.clone();
     let mut started = false;
-    for &action in actions {
+    for (index, &action) in actions.iter().enumerate() {
         match state.phase() {
             Phase::Roll if !started => {
                 started = true;
@@ -167,11 +187,13 @@ pub fn judge_game(judge: &mut Judge, start: &Einstein, actions: &[Action]) -> Ga
             }
             Phase::Move(_) if state.actions().len() > 1 => {
                 let (values, exact) = judge.move_values(&state);
-                let best = values.iter().map(|m| m.1).fold(0.0, f64::max);
-                let chosen = values.iter().find(|m| m.0 == action).expect("the actions are legal").1;
+                // The first of equal bests.
+                let best = values.iter().copied().fold(values[0], |b, m| if m.1 > b.1 { m } else { b });
+                let played = *values.iter().find(|m| m.0 == action).expect("the actions are legal");
                 let side = &mut judgement.sides[state.side() as usize];
                 side.decisions += 1;
-                let regret = best - chosen;
+                let regret = best.1 - played.1;
+                judgement.decisions.push(Decision { index, position: state.clone(), played, best, exact });
                 if regret > TIE {
                     side.mistakes += 1;
                 }

@@ -1,5 +1,6 @@
-//! `einstein-analyse` end to end: it judges records written in the arena's format, and bad
-//! records or arguments get an error naming what is wrong.
+//! `einstein-analyse` end to end: it judges records written in the arena's format and games
+//! downloaded from the web UI, lists the mistakes of each game, and bad records or arguments get
+//! an error naming what is wrong.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -44,12 +45,34 @@ fn record(seed: u64) -> GameRecord {
     }
 }
 
-fn write(name: &str, records: &[GameRecord]) -> PathBuf {
+fn write_text(name: &str, text: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("ply-analyse-{}-{name}.jsonl", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn write(name: &str, records: &[GameRecord]) -> PathBuf {
     let mut bytes = Vec::new();
     ply_arena::record::write_jsonl(&mut bytes, records).unwrap();
-    std::fs::write(&path, bytes).unwrap();
-    path
+    write_text(name, &String::from_utf8(bytes).unwrap())
+}
+
+/// A game as the web UI's `GET /api/games/{id}/record` gives it (docs/web-api.md), pretty-printed
+/// as a browser saves it; only the fields the judge reads are filled in with care.
+fn web_record(record: &GameRecord, result: Option<serde_json::Value>) -> String {
+    let actions: Vec<_> = record
+        .actions
+        .iter()
+        .enumerate()
+        .map(|(ply, a)| serde_json::json!({"ply": ply, "action": a, "player": null, "by": "ai", "ts": 0}))
+        .collect();
+    let web = serde_json::json!({
+        "id": 7, "game": "einstein", "options": "", "seed": "1",
+        "sides": [{"kind": "human", "name": "Ada"}, {"kind": "ai", "agent": "mcts:c=0.4", "time_ms": 100}],
+        "status": if result.is_some() { "finished" } else { "playing" },
+        "result": result, "created": 0, "updated": 0, "actions": actions, "positions": [],
+    });
+    serde_json::to_string_pretty(&web).unwrap()
 }
 
 fn analyse(args: &[&str]) -> (bool, String, String) {
@@ -76,6 +99,51 @@ fn judges_recorded_games_per_agent() {
     assert!(stdout.contains("decisions not the best"), "{stdout}");
     assert!(!stdout.contains(" 0 of 0 decisions"), "{stdout}");
     assert!(stdout.contains("predicted score") && stdout.contains("best play in its place"), "{stdout}");
+}
+
+#[test]
+fn lists_the_mistakes_of_each_game() {
+    let path = write("moves", &[record(4), record(5)]);
+    let (ok, stdout, stderr) = analyse(&[path.to_str().unwrap(), "--moves", "0.05", "--depth", "0"]);
+    std::fs::remove_file(&path).ok();
+    assert!(ok, "{stderr}");
+    assert!(stdout.starts_with("game 1: red random, blue wins; "), "{stdout}");
+    assert!(stdout.contains("\ngame 2: red random, blue wins; "), "{stdout}");
+    // Each listed decision names the move played, the best one, the loss and the position.
+    let listed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("  action ")).collect();
+    assert!(!listed.is_empty(), "{stdout}");
+    for line in listed {
+        assert!(line.contains(" leaves ") && line.contains(" points given away"), "{line}");
+        let position = line.rsplit(" at ").next().unwrap();
+        let state = Einstein::new_from_text_options("").unwrap().parse_state(position);
+        assert!(state.is_ok_and(|s| matches!(s.phase(), Phase::Move(_))), "{line}");
+        let loss: f64 = line.split(": ").nth(2).unwrap().split(' ').next().unwrap().parse().unwrap();
+        assert!(loss >= 5.0, "{line}");
+    }
+}
+
+#[test]
+fn judges_a_game_downloaded_from_the_web_ui() {
+    let game = record(6);
+    let result = serde_json::json!({"returns": game.returns, "winner": 1, "reason": "end"});
+    let path = write_text("web", &web_record(&game, Some(result)));
+    let (ok, stdout, stderr) = analyse(&[path.to_str().unwrap(), "--depth", "0"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.starts_with("1 games;"), "{stdout}");
+    assert!(stdout.contains("\nAda\n  score ") && stdout.contains("\nmcts:c=0.4\n  score "), "{stdout}");
+
+    // A resigned game is judged up to the resignation; one without a result is refused.
+    let mut resigned = game.clone();
+    resigned.actions.truncate(8);
+    let result = serde_json::json!({"returns": [0.0, 1.0], "winner": 1, "reason": "resign", "resigned": 0});
+    std::fs::write(&path, web_record(&resigned, Some(result))).unwrap();
+    let (ok, _, stderr) = analyse(&[path.to_str().unwrap(), "--depth", "0"]);
+    assert!(ok, "{stderr}");
+    std::fs::write(&path, web_record(&resigned, None)).unwrap();
+    let (ok, _, stderr) = analyse(&[path.to_str().unwrap()]);
+    std::fs::remove_file(&path).ok();
+    assert!(!ok);
+    assert!(stderr.contains("the game has no result (it is still playing, or was aborted)"), "{stderr}");
 }
 
 #[test]
@@ -111,6 +179,7 @@ fn bad_records_and_arguments_are_refused_with_the_reason() {
     for (args, expected) in [
         (vec![file, "--exact", "6"], "--exact must be 0 to 5, got 6"),
         (vec![file, "--depth", "4"], "--depth must be 0 to 3, got 4"),
+        (vec![file, "--moves", "2"], "--moves must be a winning chance from 0 to 1, got 2"),
         (vec![file, "--net", "/nonexistent/value.net"], "cannot read network '/nonexistent/value.net'"),
         (vec!["/nonexistent/games.jsonl"], "cannot read '/nonexistent/games.jsonl'"),
     ] {

@@ -4,16 +4,17 @@
 //! from the OpenSpiel bridge's `--out` (docs/formats.md).
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Read};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
 use ply_arena::{GameRecord, Score};
 use ply_core::{Game, GameDef};
-use ply_einstein::Einstein;
 use ply_einstein::analysis::{GameJudgement, Judge, judge_game};
 use ply_einstein::value::{self, net::ValueNet};
+use ply_einstein::{Einstein, Phase, SIDE_NAMES};
+use serde_json::Value;
 
 #[derive(Parser)]
 #[command(about = "Judge the decisions in recorded EinStein games: winning chance given away per agent")]
@@ -31,6 +32,10 @@ struct Args {
     /// Value network: 'shipped' or a file written by einstein-train.
     #[arg(long, default_value = "shipped")]
     net: String,
+    /// Also list, game by game, every decision that gave away at least this winning chance
+    /// (0 to 1; 0.05 shows the clear mistakes), with the position to look at it again.
+    #[arg(long, value_name = "CHANCE")]
+    moves: Option<f64>,
     /// Records judged at once (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -42,35 +47,91 @@ struct Recorded {
     returns: [f64; 2],
     start: Einstein,
     actions: Vec<ply_einstein::Action>,
+    /// Whether the actions end the game (a game from the web UI may end by resignation).
+    finished: bool,
 }
 
-fn read_records(path: &str) -> Result<Vec<GameRecord>, String> {
+/// Reads a file of arena records (JSON lines) or one game downloaded from the web UI
+/// (`GET /api/games/{id}/record`, one JSON object with `sides`).
+fn read_games(path: &str) -> Result<Vec<Recorded>, String> {
     let file = File::open(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    ply_arena::record::read_jsonl(BufReader::new(file)).map_err(|e| format!("{path}: {e}"))
+    let mut text = String::new();
+    BufReader::new(file).read_to_string(&mut text).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    if let Ok(web) = serde_json::from_str::<Value>(&text)
+        && web.get("sides").is_some()
+    {
+        return Ok(vec![from_web(&web).map_err(|e| format!("{path}: {e}"))?]);
+    }
+    let records = ply_arena::record::read_jsonl(text.as_bytes()).map_err(|e| format!("{path}: {e}"))?;
+    let mut games = Vec::with_capacity(records.len());
+    for (i, record) in records.iter().enumerate() {
+        games.push(from_arena(record).map_err(|e| format!("{path}, record {}: {e}", i + 1))?);
+    }
+    Ok(games)
 }
 
-fn check(record: &GameRecord) -> Result<Recorded, String> {
-    if record.game != Einstein::NAME {
-        return Err(format!("a record of '{}', not of einstein", record.game));
-    }
-    let start = Einstein::new_from_text_options(&record.options).map_err(|e| e.to_string())?;
-    if start.is_match() {
-        return Err("a match (match=N above 1): only single games are judged".into());
-    }
-    let (Ok(seats), Ok(returns)) =
-        (<[String; 2]>::try_from(record.seats.clone()), <[f64; 2]>::try_from(record.returns.clone()))
+fn from_arena(record: &GameRecord) -> Result<Recorded, String> {
+    let (Ok(seats), Ok(returns)) = (record.seats.clone().try_into(), record.returns.clone().try_into())
     else {
         return Err("a record needs two seats and two returns".into());
     };
-    let mut state = start.clone();
-    let mut actions = Vec::with_capacity(record.actions.len());
-    for (i, text) in record.actions.iter().enumerate() {
-        actions.push(state.play_text(text).map_err(|e| format!("action {} '{text}': {e}", i + 1))?);
-    }
-    if !state.is_over() {
+    let game = replay(&record.game, &record.options, seats, returns, &record.actions)?;
+    if !game.finished {
         return Err("the game is not finished".into());
     }
-    Ok(Recorded { seats, returns, start, actions })
+    Ok(game)
+}
+
+/// A game from the web UI's record: its sides named by their `name`, else the agent, else
+/// "human"; a resigned game is judged up to the resignation.
+fn from_web(web: &Value) -> Result<Recorded, String> {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+    let game = text(web, "game").ok_or("no 'game'")?;
+    let options = text(web, "options").unwrap_or_default();
+    let sides = web.get("sides").and_then(Value::as_array).ok_or("'sides' is not a list")?;
+    let names: Vec<String> = sides
+        .iter()
+        .map(|side| text(side, "name").or_else(|| text(side, "agent")).unwrap_or_else(|| "human".into()))
+        .collect();
+    let seats = names.try_into().map_err(|_| "a record needs two seats and two returns".to_string())?;
+    let returns: Vec<f64> = web
+        .pointer("/result/returns")
+        .and_then(Value::as_array)
+        .ok_or("the game has no result (it is still playing, or was aborted)")?
+        .iter()
+        .map(|r| r.as_f64().ok_or("a return is not a number"))
+        .collect::<Result<_, _>>()?;
+    let returns = returns.try_into().map_err(|_| "a record needs two seats and two returns".to_string())?;
+    let actions: Vec<String> = web
+        .get("actions")
+        .and_then(Value::as_array)
+        .ok_or("'actions' is not a list")?
+        .iter()
+        .map(|a| text(a, "action").ok_or("an action without its 'action' text"))
+        .collect::<Result<_, _>>()?;
+    replay(&game, &options, seats, returns, &actions)
+}
+
+fn replay(
+    game: &str,
+    options: &str,
+    seats: [String; 2],
+    returns: [f64; 2],
+    texts: &[String],
+) -> Result<Recorded, String> {
+    if game != Einstein::NAME {
+        return Err(format!("a record of '{game}', not of einstein"));
+    }
+    let start = Einstein::new_from_text_options(options).map_err(|e| e.to_string())?;
+    if start.is_match() {
+        return Err("a match (match=N above 1): only single games are judged".into());
+    }
+    let mut state = start.clone();
+    let mut actions = Vec::with_capacity(texts.len());
+    for (i, text) in texts.iter().enumerate() {
+        actions.push(state.play_text(text).map_err(|e| format!("action {} '{text}': {e}", i + 1))?);
+    }
+    Ok(Recorded { seats, returns, start, actions, finished: state.is_over() })
 }
 
 /// Everything said about one agent, over all its seats.
@@ -89,6 +150,29 @@ fn percent((mean, (low, high)): (f64, (f64, f64))) -> String {
     format!("{:.1}% [{:.1}, {:.1}]", 100.0 * mean, 100.0 * low, 100.0 * high)
 }
 
+/// The decisions of one game that gave away at least `min`.
+fn list_mistakes(number: usize, game: &Recorded, judgement: &GameJudgement, min: f64) {
+    let winner =
+        (0..2).find(|&s| game.returns[s] > game.returns[1 - s]).map_or("no winner", |s| SIDE_NAMES[s]);
+    println!("game {number}: red {}, blue {}; {winner} won", game.seats[0], game.seats[1]);
+    for d in judgement.decisions.iter().filter(|d| d.regret() >= min) {
+        let Phase::Move(die) = d.position.phase() else { continue };
+        let side = SIDE_NAMES[d.position.side() as usize];
+        let spell = |action| d.position.action_to_text(action);
+        println!(
+            "  action {} ({side}, die {die}): {} leaves {:.1}%, {} {:.1}%: {:.1} points given away{} at {}",
+            d.index + 1,
+            spell(d.played.0),
+            100.0 * d.played.1,
+            spell(d.best.0),
+            100.0 * d.best.1,
+            100.0 * d.regret(),
+            if d.exact { " (exact)" } else { "" },
+            d.position.to_text()
+        );
+    }
+}
+
 fn run(args: Args) -> Result<(), String> {
     if args.exact > 5 {
         return Err(format!("--exact must be 0 to 5, got {}", args.exact));
@@ -96,15 +180,18 @@ fn run(args: Args) -> Result<(), String> {
     if args.depth > 3 {
         return Err(format!("--depth must be 0 to 3, got {}", args.depth));
     }
+    if let Some(min) = args.moves
+        && !(0.0..=1.0).contains(&min)
+    {
+        return Err(format!("--moves must be a winning chance from 0 to 1, got {min}"));
+    }
     let net: Arc<ValueNet> = match args.net.as_str() {
         "shipped" => value::shipped(),
         path => Arc::new(value::load(path).map_err(|e| e.to_string())?),
     };
     let mut games = Vec::new();
     for path in &args.records {
-        for (i, record) in read_records(path)?.iter().enumerate() {
-            games.push(check(record).map_err(|e| format!("{path}, record {}: {e}", i + 1))?);
-        }
+        games.extend(read_games(path)?);
     }
     if games.is_empty() {
         return Err("no records to judge".into());
@@ -126,6 +213,11 @@ fn run(args: Args) -> Result<(), String> {
         }
     });
 
+    if let Some(min) = args.moves {
+        for (i, (game, judgement)) in games.iter().zip(&judged).enumerate() {
+            list_mistakes(i + 1, game, judgement, min);
+        }
+    }
     let mut agents: Vec<(String, AgentSummary)> = Vec::new();
     for (game, judgement) in games.iter().zip(&judged) {
         for side in 0..2 {
