@@ -221,12 +221,20 @@ test('Connect Four: a short game against the AI by clicking columns', { timeout:
   for (;;) {
     const turn = await waitForTurn();
     if (turn === 'over') break;
+    if (moves === 0) {
+      // A hint names a column (the AI side's agent answers) and plays nothing; it goes once
+      // the game moves on.
+      await page.click('[data-testid=hint]');
+      await page.waitForFunction(() => /Hint from random: col \d/.test(document.querySelector('[data-testid=hint-text]').textContent), null, { timeout: 10000 });
+      assert.equal(await page.locator('.c4-disc.x, .c4-disc.o').count(), 0);
+    }
     // Stack the centre column, else the first column with room.
     const centre = page.locator('.c4-col.playable[data-col="4"]');
     await (await centre.count() ? centre : page.locator('.c4-col.playable').first()).click();
     moves += 1;
     if (moves === 3) await shot('connect4-play');
     await page.waitForFunction((n) => document.querySelectorAll('.c4-disc.x').length >= n, moves, { timeout: 10000 });
+    if (moves === 1) await page.waitForFunction(() => document.querySelector('[data-testid=hint-text]').textContent === '', null, { timeout: 10000 });
   }
   assert.match(await statusText(), /You win|Yellow wins|Draw/);
   assert.ok(await page.locator('.c4-disc.x').count() >= 4 || /Yellow|Draw/.test(await statusText()));

@@ -37,6 +37,7 @@ export async function gamePage(root, id) {
   const players = h('div.players');
   const thinking = h('div');
   const controls = h('div.controls');
+  const hintBox = h('div.small', { dataset: { testid: 'hint-text' } });
   const record = h('div.record', { dataset: { testid: 'record' } });
   const recordHead = h('div.row', h('h3', 'Record'), h('span.spacer'));
 
@@ -50,7 +51,7 @@ export async function gamePage(root, id) {
       h('section.card.board-card', status, boardRoot, replayBox),
       h('aside.stack',
         h('section.card.stack', h('h3', 'Players'), players, thinking),
-        h('section.card.stack', h('h3', 'Controls'), controls),
+        h('section.card.stack', h('h3', 'Controls'), controls, hintBox),
         h('section.card.stack', recordHead, record))));
 
   let sending = false;
@@ -217,6 +218,31 @@ export async function gamePage(root, id) {
     }
   }
 
+  // A hint is shown for the ply it was asked at, and goes once the game moves on.
+  let hint = null;
+  let hinting = false;
+  async function askHint() {
+    hinting = true;
+    drawControls();
+    try {
+      hint = await post(`/api/games/${id}/hint`, {});
+    } catch (err) {
+      showError(err);
+    } finally {
+      hinting = false;
+      drawControls();
+    }
+  }
+
+  function drawHint() {
+    if (!hint || hint.ply !== view.actions.length || view.status !== 'playing') {
+      clear(hintBox);
+      return;
+    }
+    const chance = hint.info && hint.info.win_probability != null ? ` · ${pct(hint.info.win_probability, 0)} to win` : '';
+    clear(hintBox, `Hint from ${hint.agent}: ${format({ action: hint.action, player: hint.player })}${chance}`);
+  }
+
   async function rematch(swap) {
     try {
       const next = await post(`/api/games/${id}/rematch`, { swap });
@@ -231,6 +257,9 @@ export async function gamePage(root, id) {
     const anyHuman = humans().length > 0;
     const buttons = [];
     if (playing && anyHuman) {
+      const humanTurn = view.turn.kind === 'player' && view.turn.human;
+      buttons.push(h('button.btn', { dataset: { testid: 'hint' }, disabled: !humanTurn || hinting, onclick: askHint },
+        hinting ? 'Thinking…' : 'Hint'));
       buttons.push(h('button.btn', { dataset: { testid: 'undo' }, disabled: !view.can_undo, onclick: () => act('undo') }, 'Undo'));
       buttons.push(h('button.btn.danger', {
         dataset: { testid: 'resign' },
@@ -257,6 +286,7 @@ export async function gamePage(root, id) {
     if (view.series !== null) buttons.push(h('a.btn', { href: `#/test/${view.series}` }, `Back to test #${view.series}`));
     buttons.push(h('a.btn', { href: `/api/games/${id}/record`, download: `ply-game-${id}.json`, dataset: { testid: 'download' } }, 'Download JSON'));
     clear(controls, buttons);
+    drawHint();
   }
 
   function drawRecord(at) {

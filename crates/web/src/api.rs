@@ -18,10 +18,10 @@ use tokio::sync::broadcast;
 use tower_http::limit::RequestBodyLimitLayer;
 
 use crate::app::{App, NewGame};
-use crate::assets;
 use crate::live::{GameHandle, Live, lock};
 use crate::model::{ApiError, ApiResult, Side};
 use crate::series;
+use crate::{assets, hint};
 
 /// Requests carry a move or a few settings; nothing legitimate comes near this.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -41,6 +41,7 @@ pub fn routes(app: Arc<App>) -> Router {
         .route("/api/games/{id}/control", post(control))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/ws", get(game_socket))
         .route("/api/series", get(list_series).post(create_series))
         .route("/api/series/{id}", get(get_series))
@@ -278,6 +279,21 @@ async fn rematch(State(app): AppState, Path(id): Path<String>, body: Bytes) -> A
     let handle = app.create_game(new, None)?;
     let view = lock(&handle).view();
     Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HintRequest {
+    #[serde(default)]
+    agent: Option<String>,
+    #[serde(default)]
+    time_ms: Option<u64>,
+}
+
+async fn hint(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+    let req: HintRequest = parse(&body)?;
+    let handle = app.game(game_id(&id)?)?;
+    Ok(Json(hint::hint(&handle, req.agent.as_deref(), req.time_ms).await?))
 }
 
 async fn record(State(app): AppState, Path(id): Path<String>) -> ApiResult<Response> {

@@ -5,6 +5,7 @@
 mod api;
 mod app;
 mod assets;
+mod hint;
 mod live;
 mod model;
 mod series;

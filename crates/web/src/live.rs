@@ -119,7 +119,7 @@ impl Live {
         self.done.subscribe()
     }
 
-    fn def(&self) -> &dyn DynGame {
+    pub fn def(&self) -> &dyn DynGame {
         &*self.registry[self.game]
     }
 
@@ -286,6 +286,11 @@ impl Live {
             // The agent went with the search; the next move builds a fresh one.
             self.agents[thinking.player] = None;
         }
+    }
+
+    /// The seed at `index` of this game's seed space.
+    pub fn agent_seed(&self, index: u64) -> u64 {
+        derive_seed(self.settings.seed, index)
     }
 
     fn take_agent(&mut self, player: usize) -> Result<Box<dyn DynAgent>, ApiError> {
@@ -474,7 +479,7 @@ impl Live {
         Ok(())
     }
 
-    fn require_playing(&self) -> ApiResult<()> {
+    pub fn require_playing(&self) -> ApiResult<()> {
         if self.status != Status::Playing {
             return Err(ApiError::conflict(format!("game {} is {}", self.id, self.status.as_str())));
         }

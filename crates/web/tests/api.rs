@@ -347,3 +347,49 @@ async fn a_test_series_scores_with_an_interval() {
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hints_suggest_a_legal_move_without_playing_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    let sides = json!([{"kind": "human"}, {"kind": "ai", "agent": "random"}]);
+    let view = new_game(&app, json!({"game": "connect4", "sides": sides, "delay_ms": 0})).await;
+    let id = view["id"].as_i64().unwrap();
+    let hint_path = format!("/api/games/{id}/hint");
+
+    let (status, hint) = post(&app, &hint_path, json!({"agent": "alphabeta:depth=4", "time_ms": 500})).await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert_eq!((hint["ply"].as_u64(), hint["player"].as_u64()), (Some(0), Some(0)), "{hint}");
+    assert_eq!(hint["agent"], "alphabeta:depth=4");
+    assert!(view["legal"].as_array().unwrap().contains(&hint["action"]), "{hint}");
+    assert!(hint["info"]["depth"].as_u64().is_some(), "the hint carries the search's report: {hint}");
+    let after = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(after["actions"], json!([]), "a hint plays nothing");
+
+    // Without an agent, the AI side's agent answers.
+    let (status, hint) = post(&app, &hint_path, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert_eq!(hint["agent"], "random");
+
+    for (body, expected) in [
+        (json!({"time_ms": 0}), "time_ms must be 1 to 10000, got 0"),
+        (json!({"time_ms": 20000}), "time_ms must be 1 to 10000, got 20000"),
+        (json!({"agent": "alphabeta:time=60000"}), "a hint thinks at most 10000 ms"),
+        (json!({"agent": "nosuch"}), "nosuch"),
+        (json!({"agnet": "random"}), "unknown field"),
+    ] {
+        let (status, err) = post(&app, &hint_path, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {err}");
+        assert!(error_of(&err).contains(expected), "{body}: {err}");
+    }
+
+    // No human is to move in a game between AIs.
+    let sides = json!([{"kind": "ai", "agent": "random"}, {"kind": "ai", "agent": "random"}]);
+    let view = new_game(&app, json!({"game": "connect4", "sides": sides, "delay_ms": 0})).await;
+    let (status, err) = post(&app, &format!("/api/games/{}/hint", view["id"]), json!({})).await;
+    assert!(status == StatusCode::CONFLICT, "{err}");
+    assert!(
+        error_of(&err).contains("a hint is for a human to move") || error_of(&err).contains("is finished"),
+        "{err}"
+    );
+}
