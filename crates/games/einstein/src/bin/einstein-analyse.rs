@@ -173,6 +173,34 @@ fn list_mistakes(number: usize, game: &Recorded, judgement: &GameJudgement, min:
     }
 }
 
+/// Each agent's figures over all its games and seats, in order of first appearance.
+fn summarise(games: &[Recorded], judged: &[GameJudgement]) -> Vec<(String, AgentSummary)> {
+    let mut agents: Vec<(String, AgentSummary)> = Vec::new();
+    for (game, judgement) in games.iter().zip(judged) {
+        for side in 0..2 {
+            let index = match agents.iter().position(|(name, _)| *name == game.seats[side]) {
+                Some(i) => i,
+                None => {
+                    agents.push((game.seats[side].clone(), AgentSummary::default()));
+                    agents.len() - 1
+                }
+            };
+            let summary = &mut agents[index].1;
+            let mine = judgement.sides[side];
+            summary.score.add(game.returns[side], game.returns[1 - side]);
+            let predicted = judgement.predicted_score(side);
+            summary.predicted.add(predicted, 1.0 - predicted);
+            let best = judgement.best_play_score(side);
+            summary.best_play.add(best, 1.0 - best);
+            summary.decisions += mine.decisions as u64;
+            summary.mistakes += mine.mistakes as u64;
+            summary.exact_regret += mine.exact_regret;
+            summary.estimated_regret += mine.estimated_regret;
+        }
+    }
+    agents
+}
+
 fn run(args: Args) -> Result<(), String> {
     if args.exact > 5 {
         return Err(format!("--exact must be 0 to 5, got {}", args.exact));
@@ -218,29 +246,7 @@ fn run(args: Args) -> Result<(), String> {
             list_mistakes(i + 1, game, judgement, min);
         }
     }
-    let mut agents: Vec<(String, AgentSummary)> = Vec::new();
-    for (game, judgement) in games.iter().zip(&judged) {
-        for side in 0..2 {
-            let index = match agents.iter().position(|(name, _)| *name == game.seats[side]) {
-                Some(i) => i,
-                None => {
-                    agents.push((game.seats[side].clone(), AgentSummary::default()));
-                    agents.len() - 1
-                }
-            };
-            let summary = &mut agents[index].1;
-            let mine = judgement.sides[side];
-            summary.score.add(game.returns[side], game.returns[1 - side]);
-            let predicted = judgement.predicted_score(side);
-            summary.predicted.add(predicted, 1.0 - predicted);
-            let best = judgement.best_play_score(side);
-            summary.best_play.add(best, 1.0 - best);
-            summary.decisions += mine.decisions as u64;
-            summary.mistakes += mine.mistakes as u64;
-            summary.exact_regret += mine.exact_regret;
-            summary.estimated_regret += mine.estimated_regret;
-        }
-    }
+    let agents = summarise(&games, &judged);
     println!(
         "{} games; values exact with at most {} cubes, otherwise the network {} rolls ahead",
         games.len(),
