@@ -198,9 +198,7 @@ fn a_rolled_position_is_worth_its_best_move() {
 }
 
 fn build(spec: &str) -> Result<ply_core::BuiltAgent<Einstein>, ply_core::Error> {
-    let spec = AgentSpec::parse(spec)?;
-    let factory = Einstein::agents().into_iter().find(|f| f.name == spec.name).unwrap();
-    factory.build(&spec, 3)
+    Einstein::build_agent(&AgentSpec::parse(spec)?, 3)
 }
 
 #[test]

@@ -38,12 +38,7 @@ fn run(args: Args) -> Result<(), String> {
         return Err(format!("--random must be in [0, 1), got {}", args.random));
     }
     let spec = AgentSpec::parse(&args.agent).map_err(|e| e.to_string())?;
-    let factories = Einstein::agents();
-    let factory = factories.iter().find(|f| f.name == spec.name).ok_or_else(|| {
-        let names: Vec<&str> = factories.iter().map(|f| f.name).collect();
-        format!("no agent '{}'; the agents are {}", spec.name, names.join(", "))
-    })?;
-    let mut built = factory.build(&spec, args.seed).map_err(|e| e.to_string())?;
+    let mut built = Einstein::build_agent(&spec, args.seed).map_err(|e| e.to_string())?;
     let limits = Limits::new(built.budget.or(Budget::iterations(10_000)));
     let mut rng = rng_from_seed(args.seed);
     let mut solver = Solver::new();
