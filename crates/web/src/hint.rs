@@ -15,7 +15,7 @@ pub const MAX_HINT_MS: u64 = 10_000;
 
 /// Hint agents' seeds live here in the game seed's index space (chance events and the sides'
 /// agents elsewhere), one per ply.
-const HINT_SEED_BASE: u64 = 1 << 41;
+pub const HINT_SEED_BASE: u64 = 1 << 41;
 
 struct HintSearch {
     player: usize,
@@ -43,7 +43,7 @@ fn prepare(live: &Live, asked: Option<&str>) -> ApiResult<HintSearch> {
             .unwrap_or_else(|| live.def().agents()[0].name.to_string()),
     };
     let ply = live.actions.len();
-    let seed = live.agent_seed(HINT_SEED_BASE + ply as u64);
+    let seed = live.seed_at(HINT_SEED_BASE + ply as u64);
     let agent = live.def().new_agent(&AgentSpec::parse(&spec)?, seed)?;
     Ok(HintSearch { player, spec, ply, agent, state: live.state.clone_box() })
 }

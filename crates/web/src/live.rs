@@ -242,7 +242,7 @@ impl Live {
                     self.finish(Status::Over, Some(GameResult::from_returns(returns, "end", None)));
                 }
                 Turn::Chance => {
-                    let mut rng = rng_from_seed(derive_seed(self.settings.seed, self.actions.len() as u64));
+                    let mut rng = rng_from_seed(self.seed_at(self.actions.len() as u64));
                     let outcome = match self.state.sample_chance(&mut rng) {
                         Ok(outcome) => outcome,
                         Err(e) => return self.fail(&format!("chance event: {e}")),
@@ -288,8 +288,9 @@ impl Live {
         }
     }
 
-    /// The seed at `index` of this game's seed space.
-    pub fn agent_seed(&self, index: u64) -> u64 {
+    /// The seed at `index` of this game's seed space: chance events at their ply, the sides'
+    /// agents from `AGENT_SEED_BASE`, hints from `hint::HINT_SEED_BASE`.
+    pub fn seed_at(&self, index: u64) -> u64 {
         derive_seed(self.settings.seed, index)
     }
 
@@ -300,7 +301,7 @@ impl Live {
         let spec = self.settings.sides[player].agent.as_deref().unwrap_or_default();
         let spec = AgentSpec::parse(spec)?;
         self.agent_builds += 1;
-        let seed = derive_seed(self.settings.seed, AGENT_SEED_BASE + player as u64 + 16 * self.agent_builds);
+        let seed = self.seed_at(AGENT_SEED_BASE + player as u64 + 16 * self.agent_builds);
         Ok(self.def().new_agent(&spec, seed)?)
     }
 

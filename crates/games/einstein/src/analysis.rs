@@ -20,13 +20,6 @@ use crate::solve::{self, Solver};
 use crate::value::features::Features;
 use crate::value::net::ValueNet;
 
-/// A winning chance and whether it is exact (solved) or estimated.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Chance {
-    pub value: f64,
-    pub exact: bool,
-}
-
 /// Values positions and moves: exact with at most `exact_cubes` cubes left, else estimated.
 pub struct Judge {
     net: Arc<ValueNet>,
@@ -56,9 +49,8 @@ impl Judge {
     }
 
     /// The chance that the side about to roll wins.
-    pub fn roll_value(&mut self, state: &Einstein) -> Chance {
-        let exact = cubes(state) <= self.exact_cubes;
-        Chance { value: self.roll_value_at(state, self.depth), exact }
+    pub fn roll_value(&mut self, state: &Einstein) -> f64 {
+        self.roll_value_at(state, self.depth)
     }
 
     fn roll_value_at(&mut self, state: &Einstein, depth: u32) -> f64 {
@@ -181,7 +173,7 @@ pub fn judge_game(judge: &mut Judge, start: &Einstein, actions: &[Action]) -> Ga
             Phase::Roll if !started => {
                 started = true;
                 let roller = state.side() as usize;
-                let v = judge.roll_value(&state).value;
+                let v = judge.roll_value(&state);
                 judgement.start[roller] = v;
                 judgement.start[1 - roller] = 1.0 - v;
             }
@@ -259,7 +251,7 @@ mod tests {
             let (values, _) = flat.move_values(&rolled);
             expected += values.iter().map(|m| m.1).fold(0.0, f64::max) / 6.0;
         }
-        assert!((deep.roll_value(&roll).value - expected).abs() < 1e-12);
+        assert!((deep.roll_value(&roll) - expected).abs() < 1e-12);
     }
 
     /// With exact values, a side's score is its start plus the other's regret minus its own, on

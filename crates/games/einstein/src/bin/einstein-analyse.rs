@@ -146,8 +146,10 @@ struct AgentSummary {
     estimated_regret: f64,
 }
 
-fn percent((mean, (low, high)): (f64, (f64, f64))) -> String {
-    format!("{:.1}% [{:.1}, {:.1}]", 100.0 * mean, 100.0 * low, 100.0 * high)
+/// A mean score and its 95% interval, in percent.
+fn percent(score: &Score) -> String {
+    let (low, high) = score.interval();
+    format!("{:.1}% [{:.1}, {:.1}]", 100.0 * score.mean(), 100.0 * low, 100.0 * high)
 }
 
 /// The decisions of one game that gave away at least `min`.
@@ -256,7 +258,7 @@ fn run(args: Args) -> Result<(), String> {
     for (name, s) in &agents {
         let n = s.score.games() as f64;
         println!("{name}");
-        println!("  score {} in {} games", percent((s.score.mean(), s.score.interval())), s.score.games());
+        println!("  score {} in {} games", percent(&s.score), s.score.games());
         println!(
             "  gave away {:.4} per game ({:.4} exact, {:.4} estimated); {} of {} decisions not the best ({:.1}%)",
             (s.exact_regret + s.estimated_regret) / n,
@@ -268,8 +270,8 @@ fn run(args: Args) -> Result<(), String> {
         );
         println!(
             "  predicted score {}; best play in its place {}",
-            percent((s.predicted.mean(), s.predicted.interval())),
-            percent((s.best_play.mean(), s.best_play.interval()))
+            percent(&s.predicted),
+            percent(&s.best_play)
         );
     }
     Ok(())
