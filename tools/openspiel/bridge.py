@@ -195,10 +195,8 @@ def play_game(args, index, binary):
             actions += engine.play(move)
             state.apply_action(action)
         result = 1.0 if state.returns()[ply_player] > 0 else 0.0
-        seats = [os_seat(args), os_seat(args)]
-        seats[ply_player] = args.agent
-        returns = [1.0 - result, 1.0 - result]
-        returns[ply_player] = result
+        seats = [args.agent if p == ply_player else os_seat(args) for p in (0, 1)]
+        returns = [result if p == ply_player else 1.0 - result for p in (0, 1)]
         record = {"game": "einstein", "options": PLY_OPTIONS, "index": index, "seed": pair_seed,
                   "seats": seats, "opening_plies": 0, "actions": actions, "returns": returns,
                   "final_state": engine.position()}
