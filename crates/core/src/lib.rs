@@ -12,6 +12,7 @@ pub mod error;
 pub mod game;
 pub mod params;
 pub mod perft;
+pub mod resource;
 pub mod rng;
 pub mod spec;
 
@@ -22,5 +23,6 @@ pub use game::{Game, MAX_PLAYERS, Player, Returns, Turn};
 pub use game::{random_playout, sample_outcome};
 pub use params::{ParamInfo, Params};
 pub use perft::perft;
+pub use resource::{Caps, Resource};
 pub use rng::Rng;
 pub use spec::{AgentFactory, AgentSpec, BenchCase, BuiltAgent, GameDef};

@@ -5,18 +5,28 @@ use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use crate::error::Error;
+use crate::resource::Resource;
 
-/// A declared parameter: its name, default (as text) and a one-line description.
+/// A declared parameter: its name, default (as text), a one-line description, and what its value
+/// costs the machine, if anything (memory, threads, a file).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamInfo {
     pub name: &'static str,
     pub default: String,
     pub help: &'static str,
+    pub resource: Option<Resource>,
 }
 
 impl ParamInfo {
     pub fn new(name: &'static str, default: impl ToString, help: &'static str) -> Self {
-        ParamInfo { name, default: default.to_string(), help }
+        ParamInfo { name, default: default.to_string(), help, resource: None }
+    }
+
+    /// Declares what the value costs, so that a server can cap specs from untrusted clients
+    /// ([`crate::resource::check_caps`]).
+    pub fn costs(mut self, resource: Resource) -> Self {
+        self.resource = Some(resource);
+        self
     }
 }
 

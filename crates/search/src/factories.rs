@@ -2,12 +2,13 @@
 //! the game supplies its evaluator, move ordering or rollout policy; the parameters of the search
 //! itself (depth, exploration constant, threads...) are declared here once for every game.
 
-use ply_core::{AgentFactory, Error, Game, ParamInfo, Params};
+use ply_core::{AgentFactory, Error, Game, ParamInfo, Params, Resource};
 
 use crate::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::heuristics::{Evaluator, MoveOrderer, RolloutPolicy};
-use crate::mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig};
+use crate::mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig, node_bytes};
 use crate::random::RandomAgent;
+use crate::tt::TranspositionTable;
 use crate::value::EvalScale;
 
 pub fn random<G: Game>() -> AgentFactory<G> {
@@ -16,11 +17,12 @@ pub fn random<G: Game>() -> AgentFactory<G> {
     })
 }
 
-pub fn alphabeta_params() -> Vec<ParamInfo> {
+pub fn alphabeta_params<G: Game>() -> Vec<ParamInfo> {
     let d = AlphaBetaConfig::default();
     vec![
         ParamInfo::new("depth", d.max_depth, "deepest iteration of iterative deepening, in moves"),
-        ParamInfo::new("tt", d.tt_bits, "transposition table size as a power of two (0 = off)"),
+        ParamInfo::new("tt", d.tt_bits, "transposition table size as a power of two (0 = off)")
+            .costs(Resource::TableBits { entry_bytes: TranspositionTable::<G::Action>::SLOT_BYTES }),
         ParamInfo::new("killers", d.killers, "killer-move ordering"),
         ParamInfo::new("history", d.history, "history-heuristic ordering"),
         ParamInfo::new(
@@ -55,7 +57,7 @@ where
     E: Evaluator<G> + 'static,
     O: MoveOrderer<G> + 'static,
 {
-    let mut params = alphabeta_params();
+    let mut params = alphabeta_params::<G>();
     params.extend(extra);
     AgentFactory::new(name, about, params, move |params, _seed| {
         let config = alphabeta_config(params)?;
@@ -64,16 +66,18 @@ where
     })
 }
 
-pub fn mcts_params() -> Vec<ParamInfo> {
+pub fn mcts_params<G: Game>() -> Vec<ParamInfo> {
     let d = MctsConfig::default();
     vec![
         ParamInfo::new("c", d.exploration, "UCB exploration constant"),
         ParamInfo::new("expand", d.expand_threshold, "visits before a leaf is expanded"),
         ParamInfo::new("rollout", "end", "playout length before the evaluator scores it: a number, or 'end'"),
         ParamInfo::new("final", "visits", "final move: 'visits' (most visited) or 'mean' (best mean)"),
-        ParamInfo::new("threads", d.threads, "trees searched in parallel (root parallelism)"),
+        ParamInfo::new("threads", d.threads, "trees searched in parallel (root parallelism)")
+            .costs(Resource::Threads),
         ParamInfo::new("reuse", d.reuse, "keep the relevant subtree between moves"),
-        ParamInfo::new("nodes", d.max_nodes, "most nodes per tree"),
+        ParamInfo::new("nodes", d.max_nodes, "most nodes per tree")
+            .costs(Resource::PerThreadItems { item_bytes: node_bytes::<G::Action>() }),
         ParamInfo::new(
             "chance",
             "sample",
@@ -131,7 +135,7 @@ where
     E: Evaluator<G> + 'static,
     R: RolloutPolicy<G> + 'static,
 {
-    let mut params = mcts_params();
+    let mut params = mcts_params::<G>();
     params.extend(extra);
     AgentFactory::new(name, about, params, move |params, seed| {
         let config = mcts_config(params)?;

@@ -98,6 +98,12 @@ struct Node<A> {
     probability: f64,
 }
 
+/// The memory one tree node takes, for [`ply_core::Resource::PerThreadItems`]: the node, and as
+/// much again for the node vector's growth by doubling.
+pub const fn node_bytes<A>() -> u64 {
+    2 * std::mem::size_of::<Node<A>>() as u64
+}
+
 impl<A> Node<A> {
     fn new(action: Option<A>, mover: u8, probability: f64) -> Self {
         Node {

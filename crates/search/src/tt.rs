@@ -26,6 +26,11 @@ pub struct TranspositionTable<A> {
     generation: u16,
 }
 
+impl<A> TranspositionTable<A> {
+    /// The memory one slot takes, for [`ply_core::Resource::TableBits`].
+    pub const SLOT_BYTES: u64 = std::mem::size_of::<Option<Entry<A>>>() as u64;
+}
+
 impl<A: Copy> TranspositionTable<A> {
     /// A table of `2^bits` slots.
     pub fn new(bits: u32) -> Self {

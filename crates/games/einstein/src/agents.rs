@@ -4,7 +4,8 @@
 
 use ply_core::rng::{Rng, derive_seed, rng_from_seed};
 use ply_core::{
-    Agent, AgentFactory, Decision, Error, Game, Limits, ParamInfo, Params, Player, SearchInfo, random_playout,
+    Agent, AgentFactory, Decision, Error, Game, Limits, ParamInfo, Params, Player, Resource, SearchInfo,
+    random_playout,
 };
 use ply_search::{AlphaBeta, Evaluator, Mcts, MoveOrderer, RolloutPolicy, factories};
 use rand::RngExt;
@@ -251,7 +252,7 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
             Ok(wrap(PatentUct::new(config, seed), seed))
         },
     );
-    let mut mcts_params = tuned_mcts_params(factories::mcts_params());
+    let mut mcts_params = tuned_mcts_params(factories::mcts_params::<Einstein>());
     mcts_params.push(ParamInfo::new(
         "policy",
         "race",
@@ -296,7 +297,7 @@ pub fn all() -> Vec<AgentFactory<Einstein>> {
         "expectimax",
         "*-minimax through the die with iterative deepening, transposition table and the value network (or the race evaluation)",
         {
-            let mut params = factories::alphabeta_params();
+            let mut params = factories::alphabeta_params::<Einstein>();
             params.extend(eval_params("net"));
             // The network estimates winning chances: leaves weigh what they are worth next to won
             // and lost games (+68 Elo at 30 ms against the rank scale with the race evaluation).
@@ -328,7 +329,8 @@ fn eval_params(default_eval: &str) -> [ParamInfo; 3] {
             "net",
             "shipped",
             "value network for eval=net and policy=net: 'shipped' (built in) or a file",
-        ),
+        )
+        .costs(Resource::File { builtin: &["shipped"] }),
         ParamInfo::new(
             "quiesce",
             0,

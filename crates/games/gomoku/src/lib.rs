@@ -20,7 +20,7 @@ pub use notation::{point_to_xy_text, winning_line};
 pub use renju::is_forbidden;
 
 use ply_core::rng::Rng;
-use ply_core::{AgentFactory, BenchCase, Error, GameDef, ParamInfo, Params};
+use ply_core::{AgentFactory, BenchCase, Error, GameDef, ParamInfo, Params, Resource};
 use ply_search::{NeutralEval, UniformRollout, factories};
 use rand::RngExt;
 
@@ -60,7 +60,8 @@ impl GameDef for Board {
                 "tt",
                 EngineConfig::default().tt_bits,
                 "transposition table size as a power of two",
-            ),
+            )
+            .costs(Resource::TableBits { entry_bytes: Engine::TT_ENTRY_BYTES }),
             ParamInfo::new("vcf", EngineConfig::default().vcf_depth, "plies of the continuous-fours search"),
             ParamInfo::new("width", EngineConfig::default().width, "most moves tried at an interior node"),
             ParamInfo::new("lmr", EngineConfig::default().reductions, "late move reductions"),

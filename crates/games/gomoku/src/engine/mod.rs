@@ -143,6 +143,9 @@ pub(crate) fn other(color: u8) -> u8 {
 }
 
 impl Engine {
+    /// The memory one transposition-table entry takes, for [`ply_core::Resource::TableBits`].
+    pub const TT_ENTRY_BYTES: u64 = std::mem::size_of::<TtEntry>() as u64;
+
     pub fn new(config: EngineConfig) -> Self {
         crate::lines::warm_up();
         Engine {
