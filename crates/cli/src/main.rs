@@ -109,12 +109,21 @@ enum Command {
     },
     /// Serve the web UI and its API (docs/web-api.md): play, watch and test games in a browser.
     Serve {
-        /// Address to listen on.
+        /// Address to listen on, HOST:PORT (a name such as localhost is looked up). 0.0.0.0
+        /// exposes the server to the network: see docs/web-api.md, "Security".
         #[arg(long, default_value = "127.0.0.1:8080")]
-        addr: std::net::SocketAddr,
-        /// Directory for the game database (created if missing).
+        addr: String,
+        /// Directory for the game database (created if missing; one server at a time).
         #[arg(long, default_value = "ply-data")]
         data: PathBuf,
+        /// Another host name the server answers to (repeatable; `*` for any). Loopback names
+        /// and the --addr host are always answered; other names are refused, against DNS
+        /// rebinding.
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allow_hosts: Vec<String>,
+        /// Most memory one AI built from a spec sent by a browser may take, in MiB.
+        #[arg(long, default_value_t = 256)]
+        agent_memory_mib: u64,
     },
     /// Speak the engine line protocol on stdin/stdout (docs/engine-protocol.md).
     Engine {
@@ -394,8 +403,11 @@ fn run(cli: Cli) -> Result<()> {
                 outln!("perft {d}: {count} ({:.3} s)", started.elapsed().as_secs_f64());
             }
         }
-        Command::Serve { addr, data } => {
-            ply_web::serve(games(), addr, &data).with_context(|| format!("ply serve on {addr}"))?;
+        Command::Serve { addr, data, allow_hosts, agent_memory_mib } => {
+            let mut config = ply_web::Config::new(&data);
+            config.allowed_hosts = allow_hosts;
+            config.caps.memory_bytes = agent_memory_mib.saturating_mul(1 << 20);
+            ply_web::serve(games(), &addr, config).context("ply serve")?;
         }
         Command::Engine { game, options } => {
             let game = find_game(&game)?;

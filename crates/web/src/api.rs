@@ -1,5 +1,7 @@
 //! The HTTP and WebSocket API (docs/web-api.md). Bodies are read as bytes and parsed here, so
 //! that every refusal — malformed JSON, a body too large, an unknown route — is a JSON error.
+//! Handlers hand their work to the blocking pool ([`blocking`]): it locks games and writes
+//! SQLite, which must not hold up the async workers that serve every other client.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -7,7 +9,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -18,6 +20,8 @@ use tokio::sync::broadcast;
 use tower_http::limit::RequestBodyLimitLayer;
 
 use crate::app::{App, NewGame};
+use crate::auth::{Tokens, bearer};
+use crate::guard::{self, HostPolicy};
 use crate::live::{GameHandle, Live, lock};
 use crate::model::{ApiError, ApiResult, Side};
 use crate::series;
@@ -28,8 +32,9 @@ pub const MAX_BODY: usize = 64 * 1024;
 
 type AppState = State<Arc<App>>;
 
-pub fn routes(app: Arc<App>) -> Router {
+pub fn routes(app: Arc<App>, hosts: HostPolicy) -> Router {
     Router::new()
+        .route("/api/status", get(status))
         .route("/api/catalog", get(catalog))
         .route("/api/catalog/{game}", get(catalog_game))
         .route("/api/games", get(list_games).post(create_game))
@@ -49,8 +54,27 @@ pub fn routes(app: Arc<App>) -> Router {
         .route("/api/series/{id}/ws", get(series_socket))
         .fallback(assets::serve)
         .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(hosts), guard::check))
         .layer(axum::middleware::map_response(json_errors))
         .with_state(app)
+}
+
+/// Runs a request's work on the blocking pool.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> ApiResult<T> + Send + 'static) -> ApiResult<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::internal(format!("the request's work failed: {e}")))?
+}
+
+/// A new game's view with its tokens, which no other answer ever shows.
+fn created(view: Value, tokens: Option<Tokens>) -> Response {
+    let mut view = view;
+    view["tokens"] = json!(tokens);
+    (StatusCode::CREATED, Json(view)).into_response()
+}
+
+async fn status(State(app): AppState) -> ApiResult<Json<Value>> {
+    Ok(Json(app.status()))
 }
 
 /// Gives refusals that do not come from a handler (axum's own: unknown route, wrong method, bad
@@ -141,9 +165,12 @@ async fn create_game(State(app): AppState, body: Bytes) -> ApiResult<Response> {
         seed: req.seed,
         delay_ms: req.delay_ms,
     };
-    let handle = app.create_game(new, None)?;
-    let view = lock(&handle).view();
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    blocking(move || {
+        let (handle, tokens) = app.create_game(new, None)?;
+        let view = lock(&handle).view();
+        Ok(created(view, tokens))
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -156,12 +183,19 @@ struct ListQuery {
 
 async fn list_games(State(app): AppState, Query(q): Query<ListQuery>) -> ApiResult<Json<Value>> {
     let limit = q.limit.unwrap_or(50).clamp(1, 500);
-    Ok(Json(app.game_list(limit, q.offset.unwrap_or(0).max(0), q.game.as_deref(), q.series)?))
+    blocking(move || {
+        Ok(Json(app.game_list(limit, q.offset.unwrap_or(0).max(0), q.game.as_deref(), q.series)?))
+    })
+    .await
 }
 
 async fn get_game(State(app): AppState, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    let handle = app.game(game_id(&id)?)?;
-    Ok(Json(lock(&handle).view()))
+    let id = game_id(&id)?;
+    blocking(move || {
+        let handle = app.game(id)?;
+        Ok(Json(lock(&handle).view()))
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -174,41 +208,56 @@ struct MoveRequest {
     ply: Option<usize>,
 }
 
-async fn play_move(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
-    let id = game_id(&id)?;
-    let req: MoveRequest = parse(&body)?;
-    let handle = app.game(id)?;
-    let mut live = lock(&handle);
-    // A move in JSON form is turned into text by the game itself, so both forms are checked the
-    // same way.
-    let action = match &req.action {
-        Value::String(text) => text.clone(),
-        other => {
-            let mut probe = live.state.clone_box();
-            probe.play_json(other)?
-        }
-    };
-    live.human_move(&handle, &action, req.player, req.ply)?;
-    live.publish();
-    Ok(Json(live.view()))
-}
-
-/// Makes a change to game `id` under its lock, tells its watchers, and answers with the new view.
-fn change_game(
-    app: &App,
+/// Makes a change to game `id` under its lock, on the blocking pool, tells its watchers, and
+/// answers with the new view. `change` gets the request's token.
+async fn change_game(
+    app: Arc<App>,
     id: &str,
-    change: impl FnOnce(&mut Live, &GameHandle) -> ApiResult<()>,
+    headers: &HeaderMap,
+    change: impl FnOnce(&mut Live, &GameHandle, Option<&str>) -> ApiResult<()> + Send + 'static,
 ) -> ApiResult<Json<Value>> {
-    let handle = app.game(game_id(id)?)?;
-    let mut live = lock(&handle);
-    change(&mut live, &handle)?;
-    live.publish();
-    Ok(Json(live.view()))
+    let id = game_id(id)?;
+    let token = bearer(headers)?;
+    blocking(move || {
+        let handle = app.game(id)?;
+        let mut live = lock(&handle);
+        change(&mut live, &handle, token.as_deref())?;
+        live.publish();
+        Ok(Json(live.view()))
+    })
+    .await
 }
 
-async fn undo(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+async fn play_move(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
+    let req: MoveRequest = parse(&body)?;
+    change_game(app, &id, &headers, move |live, handle, token| {
+        // A move in JSON form is turned into text by the game itself, so both forms are checked
+        // the same way.
+        let action = match &req.action {
+            Value::String(text) => text.clone(),
+            other => {
+                let mut probe = live.state.clone_box();
+                probe.play_json(other)?
+            }
+        };
+        live.human_move(handle, &action, token, req.player, req.ply)
+    })
+    .await
+}
+
+async fn undo(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let _: serde_json::Map<String, Value> = parse(&body)?;
-    change_game(&app, &id, |live, handle| live.undo(handle))
+    change_game(app, &id, &headers, |live, handle, token| live.undo(handle, token)).await
 }
 
 #[derive(Deserialize)]
@@ -218,14 +267,24 @@ struct ResignRequest {
     player: Option<usize>,
 }
 
-async fn resign(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+async fn resign(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let req: ResignRequest = parse(&body)?;
-    change_game(&app, &id, |live, _| live.resign(req.player))
+    change_game(app, &id, &headers, move |live, _, token| live.resign(token, req.player)).await
 }
 
-async fn abort(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+async fn abort(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let _: serde_json::Map<String, Value> = parse(&body)?;
-    change_game(&app, &id, |live, _| live.abort())
+    change_game(app, &id, &headers, |live, _, token| live.abort(token)).await
 }
 
 #[derive(Deserialize)]
@@ -237,7 +296,12 @@ struct ControlRequest {
     delay_ms: Option<u64>,
 }
 
-async fn control(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+async fn control(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let req: ControlRequest = parse(&body)?;
     if req.delay_ms.is_some_and(|d| d > crate::model::MAX_DELAY_MS) {
         return Err(ApiError::bad_request(format!(
@@ -245,7 +309,10 @@ async fn control(State(app): AppState, Path(id): Path<String>, body: Bytes) -> A
             crate::model::MAX_DELAY_MS
         )));
     }
-    change_game(&app, &id, |live, handle| live.control(handle, req.paused, req.delay_ms))
+    change_game(app, &id, &headers, move |live, handle, token| {
+        live.control(handle, token, req.paused, req.delay_ms)
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -255,30 +322,35 @@ struct RematchRequest {
     swap: bool,
 }
 
+/// A new game with another game's settings; its tokens go to whoever asks, as for any new game.
 async fn rematch(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Response> {
     let req: RematchRequest = parse(&body)?;
-    let settings = {
-        let handle = app.game(game_id(&id)?)?;
-        let live = lock(&handle);
-        if live.series.is_some() {
-            return Err(ApiError::conflict("games of a test series have no rematch; start a new test"));
+    let id = game_id(&id)?;
+    blocking(move || {
+        let settings = {
+            let handle = app.game(id)?;
+            let live = lock(&handle);
+            if live.series.is_some() {
+                return Err(ApiError::conflict("games of a test series have no rematch; start a new test"));
+            }
+            live.settings.clone()
+        };
+        let mut sides = settings.sides;
+        if req.swap {
+            sides.reverse();
         }
-        live.settings.clone()
-    };
-    let mut sides = settings.sides;
-    if req.swap {
-        sides.reverse();
-    }
-    let new = NewGame {
-        game: settings.game,
-        options: settings.options,
-        sides,
-        seed: None,
-        delay_ms: Some(settings.delay_ms),
-    };
-    let handle = app.create_game(new, None)?;
-    let view = lock(&handle).view();
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+        let new = NewGame {
+            game: settings.game,
+            options: settings.options,
+            sides,
+            seed: None,
+            delay_ms: Some(settings.delay_ms),
+        };
+        let (handle, tokens) = app.create_game(new, None)?;
+        let view = lock(&handle).view();
+        Ok(created(view, tokens))
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -290,16 +362,23 @@ struct HintRequest {
     time_ms: Option<u64>,
 }
 
-async fn hint(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+async fn hint(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let req: HintRequest = parse(&body)?;
-    let handle = app.game(game_id(&id)?)?;
-    Ok(Json(hint::hint(&handle, req.agent.as_deref(), req.time_ms).await?))
+    let id = game_id(&id)?;
+    let token = bearer(&headers)?;
+    let loader = app.clone();
+    let handle = blocking(move || loader.game(id)).await?;
+    Ok(Json(hint::hint(&app, &handle, token.as_deref(), req.agent.as_deref(), req.time_ms).await?))
 }
 
 async fn record(State(app): AppState, Path(id): Path<String>) -> ApiResult<Response> {
     let id = game_id(&id)?;
-    let handle = app.game(id)?;
-    let record = lock(&handle).record_json()?;
+    let record = blocking(move || lock(&app.game(id)?).record_json()).await?;
     let body = serde_json::to_string_pretty(&record).expect("records serialise");
     Ok((
         [
@@ -317,18 +396,21 @@ struct CreateSeries {
     game: String,
     #[serde(default)]
     options: Value,
-    sides: [Side; 2],
+    sides: Vec<Side>,
     games: u32,
 }
 
 async fn create_series(State(app): AppState, body: Bytes) -> ApiResult<Response> {
     let req: CreateSeries = parse(&body)?;
-    let view = series::start(&app, req.game, options_text(&req.options)?, req.sides, req.games)?;
+    let options = options_text(&req.options)?;
+    let (mut view, token) =
+        blocking(move || series::start(&app, req.game, options, req.sides, req.games)).await?;
+    view["token"] = json!(token);
     Ok((StatusCode::CREATED, Json(view)).into_response())
 }
 
 async fn list_series(State(app): AppState) -> ApiResult<Json<Value>> {
-    Ok(Json(series::list(&app)?))
+    blocking(move || Ok(Json(series::list(&app)?))).await
 }
 
 fn series_id(text: &str) -> ApiResult<i64> {
@@ -336,11 +418,22 @@ fn series_id(text: &str) -> ApiResult<i64> {
 }
 
 async fn get_series(State(app): AppState, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    Ok(Json(series::view(&app, series_id(&id)?)?))
+    let id = series_id(&id)?;
+    blocking(move || Ok(Json(series::view(&app, id)?))).await
 }
 
-async fn stop_series(State(app): AppState, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    Ok(Json(series::stop(&app, series_id(&id)?)?))
+/// Answers once the series has stopped, with its final view.
+async fn stop_series(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
+    let _: serde_json::Map<String, Value> = parse(&body)?;
+    let id = series_id(&id)?;
+    let token = bearer(&headers)?;
+    let run = blocking(move || series::stop(&app, id, token.as_deref())).await?;
+    Ok(Json(series::stopped(run).await))
 }
 
 async fn game_socket(
@@ -348,7 +441,8 @@ async fn game_socket(
     Path(id): Path<String>,
     ws: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    let handle = app.game(game_id(&id)?)?;
+    let id = game_id(&id)?;
+    let handle = blocking(move || app.game(id)).await?;
     // Subscribe before taking the first view, so no change falls between the two.
     let (rx, first) = {
         let live = lock(&handle);
@@ -364,7 +458,10 @@ async fn series_socket(
     ws: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let id = series_id(&id)?;
-    let first = json!({"type": "series", "series": series::view(&app, id)?}).to_string();
+    let viewer = app.clone();
+    let first =
+        blocking(move || Ok(json!({"type": "series", "series": series::view(&viewer, id)?}).to_string()))
+            .await?;
     let run = series::running(&app, id);
     let rx = match &run {
         Some(run) => run.subscribe(),

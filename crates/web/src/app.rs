@@ -1,16 +1,21 @@
 //! The server's shared state: the game registry, the store, the games in memory and the test
-//! series running.
+//! series running. Games leave memory when nobody has used or watched them for a while; the
+//! store keeps them, and the next request loads them again.
 
 use std::collections::HashMap;
-use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
 
 use ply_arena::DynGame;
-use ply_core::AgentSpec;
+use ply_core::resource::check_caps;
 use ply_core::rng::derive_seed;
+use ply_core::{AgentSpec, Caps};
 use serde_json::{Value, json};
 
+use crate::auth::Tokens;
+use crate::config::Config;
+use crate::datadir::DataDir;
 use crate::live::{GameHandle, Live, Registry, lock};
 use crate::model::{
     ApiError, ApiResult, DEFAULT_TIME_MS, MAX_DELAY_MS, MAX_TIME_MS, Settings, Side, SideKind, Status, now_ms,
@@ -18,12 +23,24 @@ use crate::model::{
 use crate::series::SeriesRun;
 use crate::store::{Store, StoredGame};
 
+struct Slot {
+    handle: GameHandle,
+    used: Instant,
+}
+
+type Games = Mutex<HashMap<i64, Slot>>;
+
 pub struct App {
     pub registry: Arc<Registry>,
     pub store: Arc<Store>,
-    games: Mutex<HashMap<i64, GameHandle>>,
+    games: Arc<Games>,
     pub(crate) series: Mutex<HashMap<i64, Arc<SeriesRun>>>,
     seeds: AtomicU64,
+    /// Searches running now (AI moves and hints), for `/api/status`.
+    pub searches: Arc<AtomicUsize>,
+    pub caps: Caps,
+    /// Held for the server's life: no second server opens this data directory.
+    pub data: DataDir,
 }
 
 /// What a new game needs besides its settings.
@@ -36,21 +53,35 @@ pub struct NewGame {
 }
 
 impl App {
-    pub fn open(games: Vec<Box<dyn DynGame>>, data_dir: &Path) -> std::io::Result<App> {
-        std::fs::create_dir_all(data_dir)?;
-        let store = Store::open(&data_dir.join("ply.sqlite3")).map_err(std::io::Error::other)?;
-        store.interrupt_running(now_ms()).map_err(std::io::Error::other)?;
+    /// Opens the store in a data directory already locked for this server, and starts the task
+    /// that moves idle games out of memory (when called inside a tokio runtime).
+    pub fn open(games: Vec<Box<dyn DynGame>>, data: DataDir, config: &Config) -> std::io::Result<App> {
+        let path = data.path().join("ply.sqlite3");
+        let failed = |message: String| std::io::Error::other(format!("{}: {message}", path.display()));
+        let store = Store::open(&path).map_err(failed)?;
+        store.interrupt_running(now_ms()).map_err(|e| failed(e.to_string()))?;
         let clock = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0);
-        Ok(App {
+        let app = App {
             registry: Arc::new(games),
             store: Arc::new(store),
-            games: Mutex::new(HashMap::new()),
+            games: Arc::new(Mutex::new(HashMap::new())),
             series: Mutex::new(HashMap::new()),
             seeds: AtomicU64::new(clock),
-        })
+            searches: Arc::new(AtomicUsize::new(0)),
+            caps: config.caps,
+            data,
+        };
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(evict_idle(Arc::downgrade(&app.games), config.idle_after));
+        }
+        Ok(app)
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Slot>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub fn fresh_seed(&self) -> u64 {
@@ -84,6 +115,17 @@ impl App {
         }))
     }
 
+    /// Parses an agent spec sent over HTTP and checks it against the caps on memory, threads
+    /// and files, before anything is built from it.
+    pub fn check_spec(&self, index: usize, text: &str) -> ApiResult<AgentSpec> {
+        let spec = AgentSpec::parse(text)?;
+        // An unknown name passes here; building it fails with the list of agents.
+        if let Some(info) = self.registry[index].agents().into_iter().find(|a| a.name == spec.name) {
+            check_caps(&spec, &info.params, &self.caps)?;
+        }
+        Ok(spec)
+    }
+
     /// Checks a side's settings against the game; fills in the default time.
     pub fn check_side(&self, index: usize, side: &Side, seat: usize) -> ApiResult<Side> {
         let mut side = side.clone();
@@ -97,7 +139,7 @@ impl App {
             SideKind::Ai => {
                 let text =
                     side.agent.as_deref().ok_or_else(|| context("an AI side needs an agent".into()))?;
-                let spec = AgentSpec::parse(text).map_err(|e| context(e.to_string()))?;
+                let spec = self.check_spec(index, text).map_err(|e| context(e.message))?;
                 self.registry[index].new_agent(&spec, 0).map_err(|e| context(e.to_string()))?;
                 let time = side.time_ms.unwrap_or(DEFAULT_TIME_MS);
                 if !(1..=MAX_TIME_MS).contains(&time) {
@@ -113,7 +155,13 @@ impl App {
         Ok(side)
     }
 
-    pub fn create_game(self: &Arc<Self>, new: NewGame, series: Option<(i64, u32)>) -> ApiResult<GameHandle> {
+    /// Creates and starts a game. Its tokens are returned once, here; a game of a series has
+    /// none (only AIs play it, and the series' token stops it).
+    pub fn create_game(
+        self: &Arc<Self>,
+        new: NewGame,
+        series: Option<(i64, u32)>,
+    ) -> ApiResult<(GameHandle, Option<Tokens>)> {
         let index = self.game_index(&new.game)?;
         let start = self.registry[index].new_state(&new.options)?;
         let players = start.num_players();
@@ -124,17 +172,18 @@ impl App {
                 new.sides.len()
             )));
         }
-        let sides = new
+        let sides: Vec<Side> = new
             .sides
             .iter()
             .enumerate()
             .map(|(seat, s)| self.check_side(index, s, seat))
             .collect::<ApiResult<_>>()?;
-        let has_human = new.sides.iter().any(|s| !s.is_ai());
+        let has_human = sides.iter().any(|s| !s.is_ai());
         let delay_ms = new.delay_ms.unwrap_or(if has_human { 700 } else { 500 });
         if delay_ms > MAX_DELAY_MS {
             return Err(ApiError::bad_request(format!("delay_ms must be at most {MAX_DELAY_MS}")));
         }
+        let tokens = series.is_none().then(|| Tokens::new(sides.iter().map(|s| !s.is_ai())));
         let settings = Settings {
             game: new.game,
             options: new.options,
@@ -143,7 +192,7 @@ impl App {
             delay_ms,
         };
         let now = now_ms();
-        let id = self.store.insert_game(&settings, series, now)?;
+        let id = self.store.insert_game(&settings, series, tokens.as_ref(), now)?;
         let stored = StoredGame {
             id,
             settings,
@@ -153,40 +202,58 @@ impl App {
             updated: now,
             actions: Vec::new(),
             series,
+            tokens: tokens.clone(),
+            rolls: 0,
         };
-        let mut live = Live::build(self.registry.clone(), self.store.clone(), index, stored)?;
+        let mut live =
+            Live::build(self.registry.clone(), self.store.clone(), self.searches.clone(), index, stored)?;
         live.paused = false;
         let handle = Arc::new(Mutex::new(live));
-        self.games.lock().unwrap_or_else(|e| e.into_inner()).insert(id, handle.clone());
-        {
-            let mut live = lock(&handle);
-            live.advance(&handle);
-        }
-        Ok(handle)
+        self.games().insert(id, Slot { handle: handle.clone(), used: Instant::now() });
+        lock(&handle).advance(&handle);
+        Ok((handle, tokens))
     }
 
-    /// A game in memory, or loaded from the store (and moved on if an AI is to move).
+    /// A game in memory, or loaded from the store (and moved on if an AI is to move). A load
+    /// replays the game without holding the map's lock, so other games are not kept waiting.
     pub fn game(&self, id: i64) -> ApiResult<GameHandle> {
-        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(handle) = games.get(&id) {
-            return Ok(handle.clone());
+        if let Some(slot) = self.games().get_mut(&id) {
+            slot.used = Instant::now();
+            return Ok(slot.handle.clone());
         }
         let stored = self.store.load_game(id)?.ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
         let index = self.game_index(&stored.settings.game)?;
-        let handle =
-            Arc::new(Mutex::new(Live::build(self.registry.clone(), self.store.clone(), index, stored)?));
-        games.insert(id, handle.clone());
-        drop(games);
-        {
-            let mut live = lock(&handle);
-            live.advance(&handle);
-        }
+        let live =
+            Live::build(self.registry.clone(), self.store.clone(), self.searches.clone(), index, stored)?;
+        let handle = {
+            let mut games = self.games();
+            // Another request may have loaded it meanwhile: theirs wins, ours is dropped unused.
+            let slot = games
+                .entry(id)
+                .or_insert_with(|| Slot { handle: Arc::new(Mutex::new(live)), used: Instant::now() });
+            slot.handle.clone()
+        };
+        lock(&handle).advance(&handle);
         Ok(handle)
     }
 
     /// Forgets a finished game (a test series plays many); the store keeps it.
     pub fn evict(&self, id: i64) {
-        self.games.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+        self.games().remove(&id);
+    }
+
+    /// For `/api/status`.
+    pub fn status(&self) -> Value {
+        let running =
+            self.series.lock().unwrap_or_else(|e| e.into_inner()).values().filter(|s| s.is_running()).count();
+        json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "schema": crate::store::SCHEMA_VERSION,
+            "games_in_memory": self.games().len(),
+            "searches": self.searches.load(Ordering::Relaxed),
+            "series_running": running,
+            "caps": {"memory_bytes": self.caps.memory_bytes, "threads": self.caps.threads},
+        })
     }
 
     pub fn game_list(
@@ -215,5 +282,26 @@ impl App {
                 })
                 .collect(),
         ))
+    }
+}
+
+/// Every so often, drops from memory the games that nobody has asked for in `idle` and that
+/// nothing holds: no request or search in flight (the map holds the only handle), no socket
+/// watching. Their agents (tables of many MiB) go with them. Ends when the server does.
+async fn evict_idle(games: Weak<Games>, idle: Duration) {
+    let period = (idle / 4).clamp(Duration::from_millis(20), Duration::from_secs(30));
+    loop {
+        tokio::time::sleep(period).await;
+        let Some(games) = games.upgrade() else { return };
+        let mut games = games.lock().unwrap_or_else(|e| e.into_inner());
+        games.retain(|_, slot| {
+            if slot.used.elapsed() < idle || Arc::strong_count(&slot.handle) > 1 {
+                return true;
+            }
+            match slot.handle.try_lock() {
+                Ok(live) => live.is_busy(),
+                Err(_) => true,
+            }
+        });
     }
 }

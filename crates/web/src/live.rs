@@ -1,7 +1,13 @@
 //! A game in progress: its position, record and players, and the loop that moves it on — chance
 //! events rolled by the server, AI moves computed on the blocking pool — until a human must act
 //! or the game ends. Every change is stored first, then broadcast to the game's sockets.
+//!
+//! Everything here runs on blocking threads (request handlers hand their work to tokio's
+//! blocking pool; searches run there), never on the async workers: it locks mutexes and writes
+//! SQLite.
 
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -11,6 +17,7 @@ use ply_core::{AgentSpec, Budget, Limits, StopFlag, Turn};
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, watch};
 
+use crate::auth::{Tokens, refused};
 use crate::model::{
     ActionRecord, ApiError, ApiResult, DEFAULT_TIME_MS, GameResult, Settings, Status, info_json, now_ms,
 };
@@ -19,14 +26,34 @@ use crate::store::{Store, StoredGame};
 pub type Registry = Vec<Box<dyn DynGame>>;
 pub type GameHandle = Arc<Mutex<Live>>;
 
-/// Seeds for the chance events live at these indices of the game seed; agents elsewhere.
+/// The sides' agents draw their seeds from these indices of the game seed's space.
 const AGENT_SEED_BASE: u64 = 1 << 40;
+
+/// Chance events draw theirs from here on, one index per roll ever made in the game, undone
+/// rolls included: the roll after an undo is a fresh draw, so undoing cannot preview a roll.
+const CHANCE_STREAM_BASE: u64 = 1 << 42;
 
 /// How often an AI's progress reports reach the sockets, at most.
 const INFO_INTERVAL: Duration = Duration::from_millis(150);
 
 pub fn lock(handle: &GameHandle) -> MutexGuard<'_, Live> {
     handle.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Counts a search as running while it lives (`/api/status`).
+pub struct Running(Arc<AtomicUsize>);
+
+impl Running {
+    pub fn new(counter: &Arc<AtomicUsize>) -> Running {
+        counter.fetch_add(1, Ordering::Relaxed);
+        Running(counter.clone())
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 pub struct Thinking {
@@ -49,6 +76,14 @@ pub struct Live {
     pub actions: Vec<ActionRecord>,
     pub paused: bool,
     pub thinking: Option<Thinking>,
+    /// `None` for games of a series and games stored before seats had tokens (open to all).
+    tokens: Option<Tokens>,
+    /// Chance events drawn so far: the next roll's index in the chance stream.
+    rolls: u64,
+    /// The hints searching this position, stopped when it changes.
+    hints: Vec<(u64, StopFlag)>,
+    next_hint: u64,
+    pub searches: Arc<AtomicUsize>,
     /// Grows with every published change, so a client can drop a view older than one it has
     /// (an HTTP reply may arrive after the socket's news of later moves). Starts at the clock,
     /// so views after a restart are newer still.
@@ -70,6 +105,7 @@ impl Live {
     pub fn build(
         registry: Arc<Registry>,
         store: Arc<Store>,
+        searches: Arc<AtomicUsize>,
         game: usize,
         stored: StoredGame,
     ) -> Result<Live, ApiError> {
@@ -99,6 +135,11 @@ impl Live {
             actions: stored.actions,
             paused,
             thinking: None,
+            tokens: stored.tokens,
+            rolls: stored.rolls,
+            hints: Vec::new(),
+            next_hint: 0,
+            searches,
             version: now_ms() as u64,
             epoch: 0,
             agents: (0..players).map(|_| None).collect(),
@@ -123,6 +164,60 @@ impl Live {
         &*self.registry[self.game]
     }
 
+    /// Whether anything needs this game in memory: a search, a hint, a watcher.
+    pub fn is_busy(&self) -> bool {
+        self.thinking.is_some() || !self.hints.is_empty() || self.tx.receiver_count() > 0
+    }
+
+    /// Checks that `token` is seat `seat`'s. Games without tokens let anyone act.
+    pub fn authorize_seat(&self, token: Option<&str>, seat: usize) -> ApiResult<()> {
+        match &self.tokens {
+            Some(tokens) if token.and_then(|t| tokens.seat_of(t)) != Some(seat) => {
+                Err(refused(token, &format!("the token of seat {seat}")))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks that `token` is the game's owner token (pause, speed, abort). A series' games
+    /// answer to the series.
+    pub fn authorize_owner(&self, token: Option<&str>) -> ApiResult<()> {
+        if let Some((series, _)) = self.series {
+            return Err(ApiError::conflict(format!(
+                "this game belongs to test series {series}: stop the series instead"
+            )));
+        }
+        match &self.tokens {
+            Some(tokens) if !token.is_some_and(|t| tokens.is_owner(t)) => {
+                Err(refused(token, "the game's owner token"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The seat a token plays, if the game has tokens and it is one of them.
+    pub fn seat_of(&self, token: Option<&str>) -> Option<usize> {
+        self.tokens.as_ref().zip(token).and_then(|(tokens, t)| tokens.seat_of(t))
+    }
+
+    /// Registers a hint's stop flag: the hint stops when the position changes.
+    pub fn start_hint(&mut self, stop: StopFlag) -> u64 {
+        self.next_hint += 1;
+        self.hints.push((self.next_hint, stop));
+        self.next_hint
+    }
+
+    pub fn end_hint(&mut self, id: u64) {
+        self.hints.retain(|(h, _)| *h != id);
+    }
+
+    /// The position changed: hints searching the old one stop.
+    fn moved_on(&mut self) {
+        for (_, stop) in self.hints.drain(..) {
+            stop.stop();
+        }
+    }
+
     /// The game as the API and the sockets show it.
     pub fn view(&self) -> Value {
         let turn = match self.state.turn() {
@@ -141,7 +236,7 @@ impl Live {
             "version": self.version,
             "game": self.settings.game,
             "options": self.settings.options,
-            "seed": self.settings.seed.to_string(),
+            "seed": self.public_seed(),
             "sides": self.settings.sides,
             "delay_ms": self.settings.delay_ms,
             "paused": self.paused,
@@ -159,10 +254,17 @@ impl Live {
                 "info": t.info,
             })),
             "can_undo": self.undo_point().is_ok(),
+            // Whether seats need their tokens (games stored before tokens existed do not).
+            "protected": self.tokens.is_some(),
             "series": self.series.map(|s| s.0),
             "created": self.created,
             "updated": self.updated,
         })
+    }
+
+    /// The seed decides every roll to come, so clients see it only once the game is over.
+    fn public_seed(&self) -> Option<String> {
+        (self.status != Status::Playing).then(|| self.settings.seed.to_string())
     }
 
     pub fn publish(&mut self) {
@@ -171,12 +273,14 @@ impl Live {
         let _ = self.tx.send(message.into());
     }
 
-    /// Plays a human's move. `player` and `ply`, when given, must match the game (a click on a
-    /// stale board is refused rather than played in the wrong position).
+    /// Plays a human's move for the seat `token` holds. `player` and `ply`, when given, must
+    /// match the game (a click on a stale board is refused rather than played in the wrong
+    /// position).
     pub fn human_move(
         &mut self,
         handle: &GameHandle,
         action: &str,
+        token: Option<&str>,
         player: Option<usize>,
         ply: Option<usize>,
     ) -> ApiResult<()> {
@@ -200,6 +304,7 @@ impl Live {
                 self.actions.len()
             )));
         }
+        self.authorize_seat(token, to_move)?;
         self.record(action, Some(to_move), "human", None)?;
         self.advance(handle);
         Ok(())
@@ -228,7 +333,11 @@ impl Live {
             return Err(e.into());
         }
         self.updated = record.ts;
+        if by == "chance" {
+            self.rolls += 1;
+        }
         self.actions.push(record);
+        self.moved_on();
         Ok(())
     }
 
@@ -242,7 +351,7 @@ impl Live {
                     self.finish(Status::Over, Some(GameResult::from_returns(returns, "end", None)));
                 }
                 Turn::Chance => {
-                    let mut rng = rng_from_seed(self.seed_at(self.actions.len() as u64));
+                    let mut rng = rng_from_seed(self.seed_at(CHANCE_STREAM_BASE + self.rolls));
                     let outcome = match self.state.sample_chance(&mut rng) {
                         Ok(outcome) => outcome,
                         Err(e) => return self.fail(&format!("chance event: {e}")),
@@ -263,6 +372,7 @@ impl Live {
 
     fn finish(&mut self, status: Status, result: Option<GameResult>) {
         self.stop_thinking();
+        self.moved_on();
         self.status = status;
         self.result = result;
         self.updated = now_ms();
@@ -288,8 +398,8 @@ impl Live {
         }
     }
 
-    /// The seed at `index` of this game's seed space: chance events at their ply, the sides'
-    /// agents from `AGENT_SEED_BASE`, hints from `hint::HINT_SEED_BASE`.
+    /// The seed at `index` of this game's seed space: the sides' agents from `AGENT_SEED_BASE`,
+    /// hints from `hint::HINT_SEED_BASE`, chance events from `CHANCE_STREAM_BASE`.
     pub fn seed_at(&self, index: u64) -> u64 {
         derive_seed(self.settings.seed, index)
     }
@@ -312,18 +422,21 @@ impl Live {
         };
         let side_ms = self.settings.sides[player].time_ms.unwrap_or(DEFAULT_TIME_MS);
         let budget = agent.budget().or(Budget::millis(side_ms));
+        // A spec's own `iters=` or `nodes` alone would not bound the time: the side's time per
+        // move does, so no search started over HTTP holds a core for good.
+        let deadline = budget.time.is_none().then(|| Duration::from_millis(side_ms));
         let stop = StopFlag::new();
         self.thinking = Some(Thinking {
             player,
             stop: stop.clone(),
             started: now_ms(),
-            budget_ms: budget.time.map(|t| t.as_millis() as u64),
+            budget_ms: budget.time.or(deadline).map(|t| t.as_millis() as u64),
             info: None,
         });
         let epoch = self.epoch;
         let delay = Duration::from_millis(self.settings.delay_ms);
         let state = self.state.clone_box();
-        let (handle, id, tx) = (handle.clone(), self.id, self.tx.clone());
+        let (handle, id, tx, searches) = (handle.clone(), self.id, self.tx.clone(), self.searches.clone());
         tokio::spawn(async move {
             tokio::time::sleep(delay).await;
             {
@@ -336,47 +449,53 @@ impl Live {
                 }
                 live.publish();
             }
+            if let Some(deadline) = deadline {
+                stop_after(stop.clone(), deadline);
+            }
+            let running = Running::new(&searches);
             let limits = Limits { budget, stop };
-            let progress = handle.clone();
             let search = tokio::task::spawn_blocking(move || {
+                let _running = running;
                 let mut last: Option<Instant> = None;
-                let decision = agent.choose(&*state, &limits, &mut |info| {
-                    if last.is_some_and(|t| t.elapsed() < INFO_INTERVAL) {
-                        return;
-                    }
-                    last = Some(Instant::now());
-                    let info = info_json(info);
-                    let mut live = lock(&progress);
-                    if live.epoch != epoch {
-                        return;
-                    }
-                    if let Some(t) = live.thinking.as_mut() {
-                        t.info = Some(info.clone());
-                    }
-                    let message = json!({"type": "thinking", "id": id, "player": player, "info": info});
-                    let _ = tx.send(message.to_string().into());
-                });
-                (agent, decision)
-            })
-            .await;
-            let mut live = lock(&handle);
-            if live.epoch != epoch {
-                return;
-            }
-            live.thinking = None;
-            match search {
-                Ok((agent, Ok(decision))) => {
-                    live.agents[player] = Some(agent);
-                    let info = info_json(&decision.info);
-                    match live.record(&decision.action, Some(player), "ai", Some(info)) {
-                        Ok(()) => live.advance(&handle),
-                        Err(e) => live.fail(&format!("the AI's move {}: {}", decision.action, e.message)),
-                    }
+                let progress = handle.clone();
+                let decision = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    agent.choose(&*state, &limits, &mut |info| {
+                        if last.is_some_and(|t| t.elapsed() < INFO_INTERVAL) {
+                            return;
+                        }
+                        last = Some(Instant::now());
+                        let info = info_json(info);
+                        let mut live = lock(&progress);
+                        if live.epoch != epoch {
+                            return;
+                        }
+                        if let Some(t) = live.thinking.as_mut() {
+                            t.info = Some(info.clone());
+                        }
+                        let message = json!({"type": "thinking", "id": id, "player": player, "info": info});
+                        let _ = tx.send(message.to_string().into());
+                    })
+                }));
+                let mut live = lock(&handle);
+                if live.epoch != epoch {
+                    return;
                 }
-                Ok((_, Err(e))) => live.fail(&format!("the AI failed: {e}")),
-                Err(e) => live.fail(&format!("the AI's search panicked: {e}")),
-            }
-            live.publish();
+                live.thinking = None;
+                match decision {
+                    Ok(Ok(decision)) => {
+                        live.agents[player] = Some(agent);
+                        let info = info_json(&decision.info);
+                        match live.record(&decision.action, Some(player), "ai", Some(info)) {
+                            Ok(()) => live.advance(&handle),
+                            Err(e) => live.fail(&format!("the AI's move {}: {}", decision.action, e.message)),
+                        }
+                    }
+                    Ok(Err(e)) => live.fail(&format!("the AI failed: {e}")),
+                    Err(_) => live.fail("the AI's search panicked"),
+                }
+                live.publish();
+            });
+            let _ = search.await;
         });
     }
 
@@ -398,8 +517,12 @@ impl Live {
             .ok_or_else(|| ApiError::conflict("there is no human move to take back"))
     }
 
-    pub fn undo(&mut self, handle: &GameHandle) -> ApiResult<()> {
+    /// Takes back the last human move, for the seat that made it.
+    pub fn undo(&mut self, handle: &GameHandle, token: Option<&str>) -> ApiResult<()> {
         let point = self.undo_point()?;
+        if let Some(seat) = self.actions[point].player {
+            self.authorize_seat(token, seat)?;
+        }
         let mut state = self.def().new_state(&self.settings.options)?;
         for record in &self.actions[..point] {
             state.play(&record.action)?;
@@ -410,6 +533,7 @@ impl Live {
             self.store.set_status(self.id, Status::Playing, None, now)?;
         }
         self.stop_thinking();
+        self.moved_on();
         // Agents may keep state about the line that was taken back (a search tree): rebuild.
         self.agents.iter_mut().for_each(|a| *a = None);
         self.actions.truncate(point);
@@ -422,9 +546,11 @@ impl Live {
         Ok(())
     }
 
-    /// `player` resigns (by default the human to move, else the first human side).
-    pub fn resign(&mut self, player: Option<usize>) -> ApiResult<()> {
+    /// `player` resigns: by default the seat `token` holds, or in a game without tokens the
+    /// human to move, else the first human side.
+    pub fn resign(&mut self, token: Option<&str>, player: Option<usize>) -> ApiResult<()> {
         self.require_playing()?;
+        let player = player.or(self.seat_of(token));
         let sides = &self.settings.sides;
         let humans: Vec<usize> = (0..sides.len()).filter(|&p| !sides[p].is_ai()).collect();
         let to_move = match self.state.turn() {
@@ -438,7 +564,11 @@ impl Live {
             Some(p) if sides[p].is_ai() => {
                 return Err(ApiError::conflict(format!("player {p} is an AI; only a human side resigns")));
             }
-            Some(p) => p,
+            Some(p) => {
+                self.authorize_seat(token, p)?;
+                p
+            }
+            None if self.tokens.is_some() => return Err(refused(token, "the token of a human seat")),
             None => to_move
                 .filter(|p| humans.contains(p))
                 .or(humans.first().copied())
@@ -450,7 +580,13 @@ impl Live {
         Ok(())
     }
 
-    pub fn abort(&mut self) -> ApiResult<()> {
+    pub fn abort(&mut self, token: Option<&str>) -> ApiResult<()> {
+        self.authorize_owner(token)?;
+        self.stop_game()
+    }
+
+    /// Ends the game without a result: an abort, or a series stopping its current game.
+    pub fn stop_game(&mut self) -> ApiResult<()> {
         self.require_playing()?;
         self.finish(Status::Aborted, None);
         Ok(())
@@ -459,9 +595,13 @@ impl Live {
     pub fn control(
         &mut self,
         handle: &GameHandle,
+        token: Option<&str>,
         paused: Option<bool>,
         delay_ms: Option<u64>,
     ) -> ApiResult<()> {
+        // A series game paused would stall the series with nothing on its page saying why.
+        self.authorize_owner(token)?;
+        self.require_playing()?;
         if let Some(delay) = delay_ms {
             self.settings.delay_ms = delay;
             self.store.update_settings(self.id, &self.settings, now_ms())?;
@@ -499,7 +639,7 @@ impl Live {
             "id": self.id,
             "game": self.settings.game,
             "options": self.settings.options,
-            "seed": self.settings.seed.to_string(),
+            "seed": self.public_seed(),
             "sides": self.settings.sides,
             "status": self.status,
             "result": self.result,
@@ -509,4 +649,12 @@ impl Live {
             "positions": positions,
         }))
     }
+}
+
+/// Stops a search at `deadline` from now, if it is still running then.
+pub fn stop_after(stop: StopFlag, deadline: Duration) {
+    tokio::spawn(async move {
+        tokio::time::sleep(deadline).await;
+        stop.stop();
+    });
 }

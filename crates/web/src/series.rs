@@ -1,14 +1,17 @@
 //! Automatic tests: N games between two AI sides, seats swapped every game, one after another
-//! (the machine's cores go to the searches), with a live score and its 95% interval.
+//! (the machine's cores go to the searches), with a live score and its 95% interval. The client
+//! that starts a series gets its token, which stopping it needs; its games have no tokens and
+//! cannot be paused, taken back or aborted one by one.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ply_arena::stats::Score;
 use serde_json::{Value, json};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 use crate::app::{App, NewGame};
+use crate::auth::{new_token, refused, same};
 use crate::live::lock;
 use crate::model::{ApiError, ApiResult, Side, Status, now_ms};
 
@@ -40,10 +43,17 @@ pub struct SeriesRun {
     created: i64,
     progress: Mutex<Progress>,
     stop: AtomicBool,
+    token: String,
     tx: broadcast::Sender<Arc<str>>,
+    /// Set when the run has ended and its status is stored.
+    ended: watch::Sender<bool>,
 }
 
 impl SeriesRun {
+    pub fn is_running(&self) -> bool {
+        !*self.ended.borrow()
+    }
+
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
         self.tx.subscribe()
     }
@@ -117,13 +127,17 @@ fn series_view(
     })
 }
 
+/// Starts a series on the blocking thread the request runs on; answers its view and its token.
 pub fn start(
     app: &Arc<App>,
     game: String,
     options: String,
-    sides: [Side; 2],
+    sides: Vec<Side>,
     total: u32,
-) -> ApiResult<Value> {
+) -> ApiResult<(Value, String)> {
+    let Ok(sides) = <[Side; 2]>::try_from(sides) else {
+        return Err(ApiError::bad_request("a test has exactly two sides, A and B"));
+    };
     if !(1..=MAX_SERIES_GAMES).contains(&total) {
         return Err(ApiError::bad_request(format!("games must be between 1 and {MAX_SERIES_GAMES}")));
     }
@@ -139,7 +153,8 @@ pub fn start(
         return Err(ApiError::bad_request("both sides of a test are AIs"));
     }
     let now = now_ms();
-    let id = app.store.insert_series(&game, &options, &json!(checked), total, now)?;
+    let token = new_token();
+    let id = app.store.insert_series(&game, &options, &json!(checked), total, &token, now)?;
     let run = Arc::new(SeriesRun {
         id,
         game,
@@ -154,15 +169,18 @@ pub fn start(
             updated: now,
         }),
         stop: AtomicBool::new(false),
+        token: token.clone(),
         tx: broadcast::channel(64).0,
+        ended: watch::channel(false).0,
     });
     app.series.lock().unwrap_or_else(|e| e.into_inner()).insert(id, run.clone());
     let view = run.view();
     tokio::spawn(run_series(app.clone(), run));
-    Ok(view)
+    Ok((view, token))
 }
 
 async fn run_series(app: Arc<App>, run: Arc<SeriesRun>) {
+    let run_id = run.id;
     for index in 0..run.total {
         if run.stop.load(Ordering::Relaxed) {
             break;
@@ -180,8 +198,12 @@ async fn run_series(app: Arc<App>, run: Arc<SeriesRun>) {
             seed: None,
             delay_ms: Some(0),
         };
-        let handle = match app.create_game(new, Some((run.id, index))) {
-            Ok(handle) => handle,
+        let creator = app.clone();
+        let created = tokio::task::spawn_blocking(move || creator.create_game(new, Some((run_id, index))))
+            .await
+            .unwrap_or_else(|e| Err(ApiError::internal(format!("starting a game panicked: {e}"))));
+        let handle = match created {
+            Ok((handle, _)) => handle,
             Err(e) => {
                 eprintln!("ply serve: series {}: cannot start game {index}: {}", run.id, e.message);
                 break;
@@ -213,30 +235,47 @@ async fn run_series(app: Arc<App>, run: Arc<SeriesRun>) {
     }
     let status = if run.stop.load(Ordering::Relaxed) { "stopped" } else { "finished" };
     let now = now_ms();
-    if let Err(e) = app.store.set_series_status(run.id, status, now) {
-        eprintln!("ply serve: series {}: cannot store its status: {e}", run.id);
+    let store = app.store.clone();
+    let stored = tokio::task::spawn_blocking(move || store.set_series_status(run_id, status, now)).await;
+    if let Ok(Err(e)) = stored {
+        eprintln!("ply serve: series {run_id}: cannot store its status: {e}");
     }
     {
         let mut p = run.progress();
         p.status = status.into();
         p.updated = now;
     }
+    run.ended.send_replace(true);
     run.publish();
 }
 
-pub fn stop(app: &Arc<App>, id: i64) -> ApiResult<Value> {
-    let run = running(app, id).ok_or_else(|| ApiError::conflict(format!("series {id} is not running")))?;
+/// Asks a running series to stop (it needs the series' token) and aborts its current game;
+/// returns the run, whose end the caller awaits with [`stopped`].
+pub fn stop(app: &Arc<App>, id: i64, token: Option<&str>) -> ApiResult<Arc<SeriesRun>> {
+    let run = running(app, id)
+        .filter(|run| run.is_running())
+        .ok_or_else(|| ApiError::conflict(format!("series {id} is not running")))?;
+    if token.is_none_or(|t| !same(t, &run.token)) {
+        return Err(refused(token, "the series' token"));
+    }
     run.stop.store(true, Ordering::Relaxed);
     let current = run.progress().current;
     if let Some(game) = current
         && let Ok(handle) = app.game(game)
     {
         let mut live = lock(&handle);
-        if live.abort().is_ok() {
+        if live.stop_game().is_ok() {
             live.publish();
         }
     }
-    Ok(run.view())
+    Ok(run)
+}
+
+/// The view of a stopped series once its run has ended.
+pub async fn stopped(run: Arc<SeriesRun>) -> Value {
+    let mut ended = run.ended.subscribe();
+    let _ = ended.wait_for(|&ended| ended).await;
+    run.view()
 }
 
 pub fn running(app: &App, id: i64) -> Option<Arc<SeriesRun>> {

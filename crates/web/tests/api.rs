@@ -1,78 +1,13 @@
 //! The HTTP API in process: requests go straight into the router; the SQLite file lives in a
 //! temporary directory, and a "restart" is a second router on the same directory.
 
-use std::path::Path;
+mod common;
+
 use std::time::Duration;
 
-use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
+use common::*;
 use serde_json::{Value, json};
-use tower::ServiceExt;
-
-fn games() -> Vec<Box<dyn ply_arena::DynGame>> {
-    vec![
-        ply_arena::entry::<ply_connect4::Connect4>(),
-        ply_arena::entry::<ply_pig::Pig>(),
-        ply_arena::entry::<ply_einstein::Einstein>(),
-    ]
-}
-
-fn server(dir: &Path) -> Router {
-    ply_web::router(games(), dir).expect("the server starts")
-}
-
-async fn call(app: &Router, method: &str, path: &str, body: Option<&str>) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("content-type", "application/json")
-        .body(body.map(|b| Body::from(b.to_string())).unwrap_or_else(Body::empty))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let value = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| panic!("{method} {path}: not JSON: {}", String::from_utf8_lossy(&bytes)));
-    (status, value)
-}
-
-async fn post(app: &Router, path: &str, body: Value) -> (StatusCode, Value) {
-    call(app, "POST", path, Some(&body.to_string())).await
-}
-
-async fn get(app: &Router, path: &str) -> Value {
-    let (status, value) = call(app, "GET", path, None).await;
-    assert_eq!(status, StatusCode::OK, "GET {path}: {value}");
-    value
-}
-
-/// Polls the game until `done` holds (AI moves arrive in the background).
-async fn wait_for(app: &Router, id: i64, done: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..400 {
-        let view = get(app, &format!("/api/games/{id}")).await;
-        if done(&view) {
-            return view;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("game {id} never reached the expected state");
-}
-
-fn human_to_move(view: &Value) -> bool {
-    view["turn"]["kind"] == "player" && view["turn"]["human"] == true
-}
-
-fn error_of(value: &Value) -> &str {
-    value["error"].as_str().unwrap_or_else(|| panic!("no error message in {value}"))
-}
-
-async fn new_game(app: &Router, body: Value) -> Value {
-    let (status, view) = post(app, "/api/games", body).await;
-    assert_eq!(status, StatusCode::CREATED, "{view}");
-    view
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn create_move_illegal_move_and_ai_reply() {
@@ -88,7 +23,9 @@ async fn create_move_illegal_move_and_ai_reply() {
     assert_eq!(view["legal"].as_array().unwrap().len(), 7);
     assert_eq!(view["sides"][1]["time_ms"], 1000, "the default time is filled in");
 
-    let (status, err) = post(&app, &format!("/api/games/{id}/move"), json!({"action": "9"})).await;
+    let me = seat(&view, 0);
+    assert!(view["tokens"]["seats"][1].is_null(), "an AI seat has no token");
+    let (status, err) = post_as(&app, &format!("/api/games/{id}/move"), json!({"action": "9"}), &me).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(error_of(&err).contains('9'), "{err}");
     let after = get(&app, &format!("/api/games/{id}")).await;
@@ -96,7 +33,7 @@ async fn create_move_illegal_move_and_ai_reply() {
     assert_eq!(after["actions"], json!([]));
 
     let (status, moved) =
-        post(&app, &format!("/api/games/{id}/move"), json!({"action": "4", "ply": 0})).await;
+        post_as(&app, &format!("/api/games/{id}/move"), json!({"action": "4", "ply": 0}), &me).await;
     assert_eq!(status, StatusCode::OK, "{moved}");
     assert_eq!(moved["actions"][0]["action"], "4");
     assert_eq!(moved["actions"][0]["by"], "human");
@@ -107,7 +44,8 @@ async fn create_move_illegal_move_and_ai_reply() {
     assert!(reply["info"].is_object(), "the AI's move carries its search report: {reply}");
 
     // A move from a stale board (ply 0) is refused.
-    let (status, err) = post(&app, &format!("/api/games/{id}/move"), json!({"action": "1", "ply": 0})).await;
+    let (status, err) =
+        post_as(&app, &format!("/api/games/{id}/move"), json!({"action": "1", "ply": 0}), &me).await;
     assert_eq!(status, StatusCode::CONFLICT, "{err}");
 }
 
@@ -118,18 +56,19 @@ async fn moves_out_of_turn_are_refused() {
     let sides = json!([{"kind": "human"}, {"kind": "ai", "agent": "mcts", "time_ms": 2000}]);
     let view = new_game(&app, json!({"game": "connect4", "sides": sides, "delay_ms": 0})).await;
     let id = view["id"].as_i64().unwrap();
-    let (status, _) = post(&app, &format!("/api/games/{id}/move"), json!({"action": "4"})).await;
+    let me = seat(&view, 0);
+    let (status, _) = post_as(&app, &format!("/api/games/{id}/move"), json!({"action": "4"}), &me).await;
     assert_eq!(status, StatusCode::OK);
     // The AI thinks for two seconds: a second human move now is out of turn.
-    let (status, err) = post(&app, &format!("/api/games/{id}/move"), json!({"action": "3"})).await;
+    let (status, err) = post_as(&app, &format!("/api/games/{id}/move"), json!({"action": "3"}), &me).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(error_of(&err).contains("AI"), "{err}");
     let (status, err) =
-        post(&app, &format!("/api/games/{id}/move"), json!({"action": "3", "player": 1})).await;
+        post_as(&app, &format!("/api/games/{id}/move"), json!({"action": "3", "player": 1}), &me).await;
     assert_eq!(status, StatusCode::CONFLICT, "{err}");
     // Resigning stops the search at once.
     let started = std::time::Instant::now();
-    let (status, over) = post(&app, &format!("/api/games/{id}/resign"), json!({})).await;
+    let (status, over) = post_as(&app, &format!("/api/games/{id}/resign"), json!({}), &me).await;
     assert_eq!(status, StatusCode::OK, "{over}");
     assert_eq!(over["status"], "over");
     assert_eq!(over["result"]["winner"], 1);
@@ -215,17 +154,19 @@ async fn bad_requests_get_json_errors() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_survive_a_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let (unfinished, finished, before) = {
+    let (unfinished, finished, before, me) = {
         let app = server(dir.path());
         // EinStein against an AI: arrangements and dice are rolled by the server.
         let sides = json!([{"kind": "human"}, {"kind": "ai", "agent": "random"}]);
         let view =
             new_game(&app, json!({"game": "einstein", "sides": sides, "delay_ms": 0, "seed": 7})).await;
         let id = view["id"].as_i64().unwrap();
+        let me = seat(&view, 0);
         let mut view = wait_for(&app, id, human_to_move).await;
         for _ in 0..3 {
             let Some(action) = view["legal"][0].as_str() else { break };
-            let (status, _) = post(&app, &format!("/api/games/{id}/move"), json!({"action": action})).await;
+            let (status, _) =
+                post_as(&app, &format!("/api/games/{id}/move"), json!({"action": action}), &me).await;
             assert_eq!(status, StatusCode::OK);
             view = wait_for(&app, id, |v| human_to_move(v) || v["status"] != "playing").await;
         }
@@ -239,31 +180,33 @@ async fn games_survive_a_restart() {
         let c4 = new_game(&app, json!({"game": "connect4", "sides": [human, human]})).await;
         let c4_id = c4["id"].as_i64().unwrap();
         let mut last = Value::Null;
-        for column in ["1", "2", "1", "2", "1", "2", "1"] {
+        for (ply, column) in ["1", "2", "1", "2", "1", "2", "1"].into_iter().enumerate() {
+            let token = seat(&c4, ply % 2);
             let (status, v) =
-                post(&app, &format!("/api/games/{c4_id}/move"), json!({"action": column})).await;
+                post_as(&app, &format!("/api/games/{c4_id}/move"), json!({"action": column}), &token).await;
             assert_eq!(status, StatusCode::OK, "{v}");
             last = v;
         }
         assert_eq!(last["status"], "over");
         assert_eq!(last["result"]["winner"], 0);
-        (id, c4_id, view)
+        (id, c4_id, view, me)
     };
 
     let app = server(dir.path());
     let after = get(&app, &format!("/api/games/{unfinished}")).await;
     assert_eq!(after["actions"], before["actions"], "every action and its timestamp is kept");
     assert_eq!(after["position"], before["position"], "the state is rebuilt by replaying");
-    assert_eq!(after["seed"], "7");
     if after["status"] == "playing" {
+        assert!(after["seed"].is_null(), "the seed stays secret while the game is played");
         let action = after["legal"][0].as_str().unwrap();
         let (status, moved) =
-            post(&app, &format!("/api/games/{unfinished}/move"), json!({"action": action})).await;
+            post_as(&app, &format!("/api/games/{unfinished}/move"), json!({"action": action}), &me).await;
         assert_eq!(status, StatusCode::OK, "the game goes on: {moved}");
     }
 
     let done = get(&app, &format!("/api/games/{finished}")).await;
     assert_eq!(done["status"], "over");
+    assert!(done["seed"].is_string(), "a finished game shows its seed: {done}");
     assert_eq!(done["result"]["winner"], 0);
     let record = get(&app, &format!("/api/games/{finished}/record")).await;
     assert_eq!(record["positions"].as_array().unwrap().len(), 8, "a replay has every position");
@@ -294,21 +237,23 @@ async fn undo_takes_back_to_the_human_move() {
     let dir = tempfile::tempdir().unwrap();
     let app = server(dir.path());
     let sides = json!([{"kind": "human"}, {"kind": "ai", "agent": "random"}]);
-    let id = new_game(&app, json!({"game": "connect4", "sides": sides, "delay_ms": 0})).await["id"]
-        .as_i64()
-        .unwrap();
+    let created = new_game(&app, json!({"game": "connect4", "sides": sides, "delay_ms": 0})).await;
+    let id = created["id"].as_i64().unwrap();
+    let me = seat(&created, 0);
     for column in ["4", "3"] {
-        let (status, _) = post(&app, &format!("/api/games/{id}/move"), json!({"action": column})).await;
+        let (status, _) =
+            post_as(&app, &format!("/api/games/{id}/move"), json!({"action": column}), &me).await;
         assert_eq!(status, StatusCode::OK);
         wait_for(&app, id, human_to_move).await;
     }
-    let (status, view) = post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
+    let (status, view) = post_as(&app, &format!("/api/games/{id}/undo"), json!({}), &me).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     let actions: Vec<&str> =
         view["actions"].as_array().unwrap().iter().map(|a| a["action"].as_str().unwrap()).collect();
     assert_eq!(actions.len(), 2, "the human's second move and the reply are gone: {actions:?}");
     assert_eq!(actions[0], "4");
     assert!(human_to_move(&view));
+    drop(app);
     let restarted = server(dir.path());
     assert_eq!(get(&restarted, &format!("/api/games/{id}")).await["actions"].as_array().unwrap().len(), 2);
 }
@@ -356,8 +301,10 @@ async fn hints_suggest_a_legal_move_without_playing_it() {
     let view = new_game(&app, json!({"game": "connect4", "sides": sides, "delay_ms": 0})).await;
     let id = view["id"].as_i64().unwrap();
     let hint_path = format!("/api/games/{id}/hint");
+    let me = seat(&view, 0);
 
-    let (status, hint) = post(&app, &hint_path, json!({"agent": "alphabeta:depth=4", "time_ms": 500})).await;
+    let (status, hint) =
+        post_as(&app, &hint_path, json!({"agent": "alphabeta:depth=4", "time_ms": 500}), &me).await;
     assert_eq!(status, StatusCode::OK, "{hint}");
     assert_eq!((hint["ply"].as_u64(), hint["player"].as_u64()), (Some(0), Some(0)), "{hint}");
     assert_eq!(hint["agent"], "alphabeta:depth=4");
@@ -367,7 +314,7 @@ async fn hints_suggest_a_legal_move_without_playing_it() {
     assert_eq!(after["actions"], json!([]), "a hint plays nothing");
 
     // Without an agent, the AI side's agent answers.
-    let (status, hint) = post(&app, &hint_path, json!({})).await;
+    let (status, hint) = post_as(&app, &hint_path, json!({}), &me).await;
     assert_eq!(status, StatusCode::OK, "{hint}");
     assert_eq!(hint["agent"], "random");
 
@@ -378,7 +325,7 @@ async fn hints_suggest_a_legal_move_without_playing_it() {
         (json!({"agent": "nosuch"}), "nosuch"),
         (json!({"agnet": "random"}), "unknown field"),
     ] {
-        let (status, err) = post(&app, &hint_path, body.clone()).await;
+        let (status, err) = post_as(&app, &hint_path, body.clone(), &me).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {err}");
         assert!(error_of(&err).contains(expected), "{body}: {err}");
     }

@@ -1,6 +1,10 @@
 //! Every game and test series in one SQLite file, written as it happens: a game's row when it is
 //! created, one row per action the moment it is played, the status when it changes. A restart
-//! rebuilds unfinished games by replaying their actions, so nothing else needs saving.
+//! rebuilds unfinished games by replaying their actions, so nothing else needs saving. A change
+//! of several rows is one transaction; the server calls the store only from blocking threads,
+//! never from the async workers.
+
+mod schema;
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -8,7 +12,10 @@ use std::sync::Mutex;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
+use crate::auth::Tokens;
 use crate::model::{ActionRecord, GameResult, Settings, Status};
+
+pub use schema::VERSION as SCHEMA_VERSION;
 
 pub struct Store {
     // One connection behind a mutex: every statement is a few microseconds, far below the cost
@@ -26,6 +33,10 @@ pub struct StoredGame {
     pub updated: i64,
     pub actions: Vec<ActionRecord>,
     pub series: Option<(i64, u32)>,
+    /// `None` for games of a series, and for games stored before seats had tokens.
+    pub tokens: Option<Tokens>,
+    /// Chance events drawn so far, undone ones included: the position in the chance stream.
+    pub rolls: u64,
 }
 
 /// One line of the game list.
@@ -49,54 +60,24 @@ pub struct StoredSeries {
     pub status: String,
     pub created: i64,
     pub updated: i64,
+    pub token: Option<String>,
 }
 
 pub type DbResult<T> = Result<T, rusqlite::Error>;
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    status TEXT NOT NULL,
-    result TEXT,
-    series_id INTEGER,
-    series_index INTEGER,
-    created INTEGER NOT NULL,
-    updated INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    player INTEGER,
-    by TEXT NOT NULL,
-    ts INTEGER NOT NULL,
-    info TEXT,
-    PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE IF NOT EXISTS series (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    sides TEXT NOT NULL,
-    total INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    created INTEGER NOT NULL,
-    updated INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS games_series ON games(series_id);
-";
-
 impl Store {
-    pub fn open(path: &Path) -> DbResult<Store> {
-        let conn = Connection::open(path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.execute_batch(SCHEMA)?;
+    /// Opens (or creates) the database and brings its schema up to date. The message of an
+    /// error says what went wrong, for the caller to put after the path.
+    pub fn open(path: &Path) -> Result<Store, String> {
+        let mut conn = Connection::open(path).map_err(|e| format!("cannot open it: {e}"))?;
+        let setup = |conn: &Connection| -> DbResult<()> {
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+            conn.pragma_update(None, "foreign_keys", "ON")?;
+            conn.busy_timeout(std::time::Duration::from_secs(5))
+        };
+        setup(&conn).map_err(|e| format!("cannot use it as a database: {e}"))?;
+        schema::migrate(&mut conn)?;
         Ok(Store { conn: Mutex::new(conn) })
     }
 
@@ -104,11 +85,17 @@ impl Store {
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub fn insert_game(&self, settings: &Settings, series: Option<(i64, u32)>, now: i64) -> DbResult<i64> {
+    pub fn insert_game(
+        &self,
+        settings: &Settings,
+        series: Option<(i64, u32)>,
+        tokens: Option<&Tokens>,
+        now: i64,
+    ) -> DbResult<i64> {
         let conn = self.conn();
         conn.execute(
-            "INSERT INTO games (game, options, settings, seed, status, series_id, series_index, created, updated)
-             VALUES (?1, ?2, ?3, ?4, 'playing', ?5, ?6, ?7, ?7)",
+            "INSERT INTO games (game, options, settings, seed, status, series_id, series_index, created, updated, tokens)
+             VALUES (?1, ?2, ?3, ?4, 'playing', ?5, ?6, ?7, ?7, ?8)",
             params![
                 settings.game,
                 settings.options,
@@ -116,7 +103,8 @@ impl Store {
                 settings.seed.to_string(),
                 series.map(|s| s.0),
                 series.map(|s| s.1),
-                now
+                now,
+                tokens.map(|t| serde_json::to_string(t).expect("tokens serialise")),
             ],
         )?;
         Ok(conn.last_insert_rowid())
@@ -129,9 +117,11 @@ impl Store {
         Ok(())
     }
 
+    /// Stores an action; a chance event also moves the game's chance stream on.
     pub fn append_action(&self, id: i64, record: &ActionRecord) -> DbResult<()> {
-        let conn = self.conn();
-        conn.execute(
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
             "INSERT INTO actions (game_id, ply, action, player, by, ts, info) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
                 id,
@@ -143,16 +133,20 @@ impl Store {
                 record.info.as_ref().map(|v| v.to_string())
             ],
         )?;
-        conn.execute("UPDATE games SET updated = ?2 WHERE id = ?1", params![id, record.ts])?;
-        Ok(())
+        tx.execute(
+            "UPDATE games SET updated = ?2, rolls = rolls + ?3 WHERE id = ?1",
+            params![id, record.ts, i64::from(record.by == "chance")],
+        )?;
+        tx.commit()
     }
 
     /// Removes the actions from `ply` on (an undo).
     pub fn truncate_actions(&self, id: i64, ply: usize, now: i64) -> DbResult<()> {
-        let conn = self.conn();
-        conn.execute("DELETE FROM actions WHERE game_id = ?1 AND ply >= ?2", params![id, ply as i64])?;
-        conn.execute("UPDATE games SET updated = ?2 WHERE id = ?1", params![id, now])?;
-        Ok(())
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute("DELETE FROM actions WHERE game_id = ?1 AND ply >= ?2", params![id, ply as i64])?;
+        tx.execute("UPDATE games SET updated = ?2 WHERE id = ?1", params![id, now])?;
+        tx.commit()
     }
 
     pub fn set_status(&self, id: i64, status: Status, result: Option<&GameResult>, now: i64) -> DbResult<()> {
@@ -172,7 +166,8 @@ impl Store {
         let conn = self.conn();
         let row = conn
             .query_row(
-                "SELECT settings, status, result, created, updated, series_id, series_index FROM games WHERE id = ?1",
+                "SELECT settings, status, result, created, updated, series_id, series_index, tokens, rolls
+                 FROM games WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok((
@@ -183,11 +178,14 @@ impl Store {
                         r.get::<_, i64>(4)?,
                         r.get::<_, Option<i64>>(5)?,
                         r.get::<_, Option<i64>>(6)?,
+                        r.get::<_, Option<String>>(7)?,
+                        r.get::<_, i64>(8)?,
                     ))
                 },
             )
             .optional()?;
-        let Some((settings, status, result, created, updated, series_id, series_index)) = row else {
+        let Some((settings, status, result, created, updated, series_id, series_index, tokens, rolls)) = row
+        else {
             return Ok(None);
         };
         let mut stmt = conn.prepare(
@@ -214,6 +212,8 @@ impl Store {
             updated,
             actions,
             series: series_id.zip(series_index.map(|i| i as u32)),
+            tokens: tokens.as_deref().map(parse_json_column).transpose()?,
+            rolls: rolls.max(0) as u64,
         }))
     }
 
@@ -270,13 +270,14 @@ impl Store {
         options: &str,
         sides: &Value,
         total: u32,
+        token: &str,
         now: i64,
     ) -> DbResult<i64> {
         let conn = self.conn();
         conn.execute(
-            "INSERT INTO series (game, options, sides, total, status, created, updated)
-             VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?5)",
-            params![game, options, sides.to_string(), total, now],
+            "INSERT INTO series (game, options, sides, total, status, created, updated, token)
+             VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?5, ?6)",
+            params![game, options, sides.to_string(), total, now, token],
         )?;
         Ok(conn.last_insert_rowid())
     }
@@ -290,7 +291,7 @@ impl Store {
     pub fn load_series(&self, id: Option<i64>) -> DbResult<Vec<StoredSeries>> {
         let conn = self.conn();
         let mut stmt = conn.prepare(
-            "SELECT id, game, options, sides, total, status, created, updated FROM series
+            "SELECT id, game, options, sides, total, status, created, updated, token FROM series
              WHERE (?1 IS NULL OR id = ?1) ORDER BY id DESC LIMIT 100",
         )?;
         let rows = stmt.query_map(params![id], |r| {
@@ -303,11 +304,12 @@ impl Store {
                 r.get::<_, String>(5)?,
                 r.get::<_, i64>(6)?,
                 r.get::<_, i64>(7)?,
+                r.get::<_, Option<String>>(8)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, game, options, sides, total, status, created, updated) = row?;
+            let (id, game, options, sides, total, status, created, updated, token) = row?;
             out.push(StoredSeries {
                 id,
                 game,
@@ -317,6 +319,7 @@ impl Store {
                 status,
                 created,
                 updated,
+                token,
             });
         }
         Ok(out)
@@ -325,7 +328,8 @@ impl Store {
     /// After a restart nothing runs: series that were running stop, and their unfinished games
     /// (which nobody is watching) are aborted rather than left to wake up one by one.
     pub fn interrupt_running(&self, now: i64) -> DbResult<()> {
-        let conn = self.conn();
+        let mut conn = self.conn();
+        let conn = conn.transaction()?;
         conn.execute(
             "UPDATE games SET status = 'aborted', updated = ?1 WHERE status = 'playing' AND series_id IS NOT NULL",
             params![now],
@@ -334,10 +338,13 @@ impl Store {
             "UPDATE series SET status = 'stopped', updated = ?1 WHERE status = 'running'",
             params![now],
         )?;
-        Ok(())
+        conn.commit()
     }
 }
 
 fn parse_json_column<T: serde::de::DeserializeOwned>(text: &str) -> DbResult<T> {
     serde_json::from_str(text).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
 }
+
+#[cfg(test)]
+mod tests;
