@@ -485,9 +485,12 @@ test('Gomoku on a phone: the board fits, and a tap on a dense board asks for a s
   // 22x22 on a phone: about 15 px between lines, so a tap only shows where the stone would go.
   const created = await fetch(`${base}/api/games`, {
     method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ game: 'gomoku', options: 'size=22,rule=renju', sides: [{ kind: 'human' }, { kind: 'human' }] }),
   }).then((r) => r.json());
-  await phone.goto(`${base}/#/game/${created.id}`);
+  // Both seats' tokens come with the link, as when a game is handed over.
+  const [black, white] = created.tokens.seats;
+  await phone.goto(`${base}/#/game/${created.id}?seat0=${black}&seat1=${white}`);
   await phone.locator('.gm-board[data-size="22"]').waitFor();
   width = await phone.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `no sideways scrolling on 22x22 (page is ${width}px wide)`);
@@ -507,4 +510,62 @@ test('Gomoku on a phone: the board fits, and a tap on a dense board asks for a s
   await tap('k11');
   await phone.locator('.gm-stones .gm-stone.black[data-point="k11"]').waitFor({ timeout: 10000 });
   await phone.close();
+});
+
+/** Another browser, with its own storage: a friend's, or a stranger's. */
+async function otherBrowser() {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ply-e2e-chromium-'));
+  const other = await chromium.launchPersistentContext(profile, {
+    executablePath: chrome,
+    headless: true,
+    viewport: { width: 1280, height: 860 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const p = other.pages()[0] || await other.newPage();
+  p.on('pageerror', (err) => { throw new Error(`page error (other browser): ${err.message}`); });
+  return { other, p };
+}
+
+test('two browsers: a seat handed over by its link, and a watcher who can only watch', { timeout: 120000 }, async () => {
+  await setUp('connect4', 'hvh');
+  await page.click('[data-testid=start]');
+  await page.waitForURL(/#\/game\/\d+/);
+  const gameUrl = page.url();
+  await page.click('[data-testid=invite-1]');
+  const link = await page.locator('[data-testid=invite-link]').inputValue();
+  assert.match(link, /#\/game\/\d+\?seat1=[0-9a-f]{32}$/);
+
+  const friend = await otherBrowser();
+  const watcher = await otherBrowser();
+  try {
+    await friend.p.goto(link);
+    await friend.p.locator('.c4-board').waitFor();
+    assert.ok(!friend.p.url().includes('seat1='), 'the token leaves the address bar');
+    await watcher.p.goto(gameUrl);
+    await watcher.p.locator('.c4-board').waitFor();
+
+    // Red (this browser) moves; the friend's page then shows Yellow's move as theirs.
+    await page.locator('.c4-col.playable[data-col="4"]').click();
+    await friend.p.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=status]').textContent), null, { timeout: 10000 });
+    assert.match(await statusText(), /Yellow to move/);
+    assert.equal(await page.locator('.c4-col.playable').count(), 0, 'Red cannot play for Yellow');
+    await friend.p.locator('.c4-col.playable[data-col="3"]').click();
+    await page.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=status]').textContent), null, { timeout: 10000 });
+
+    // The watcher sees both moves, and has nothing to click but the download.
+    await watcher.p.waitForFunction(() => document.querySelectorAll('.c4-disc.x, .c4-disc.o').length === 2, null, { timeout: 10000 });
+    assert.equal(await watcher.p.locator('.c4-col.playable').count(), 0);
+    for (const control of ['hint', 'undo', 'resign', 'pause']) {
+      assert.equal(await watcher.p.locator(`[data-testid=${control}]`).count(), 0, `no ${control} for a watcher`);
+    }
+    // Yellow resigns from the friend's browser: the seat's own token.
+    friend.p.once('dialog', (d) => d.accept());
+    await friend.p.click('[data-testid=resign]');
+    await page.waitForFunction(() => /Yellow resigned/.test(document.querySelector('[data-testid=status]').textContent), null, { timeout: 10000 });
+    await shot('two-browsers-friend', friend.p);
+  } finally {
+    await friend.other.close();
+    await watcher.other.close();
+  }
 });

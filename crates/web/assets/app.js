@@ -1,5 +1,5 @@
 // The single page: a hash router over the lobby, a game, the game list and the test pages.
-import { clear, h, get } from './ui.js';
+import { clear, h, get, acceptGameLink } from './ui.js';
 import { lobbyPage } from './lobby.js';
 import { gamePage } from './play.js';
 import { gamesPage, testsPage, testPage } from './history.js';
@@ -16,6 +16,13 @@ export async function getCatalog() {
 const routes = [
   [/^#?\/?$/, 'play', () => lobbyPage(main)],
   [/^#\/game\/(\d+)$/, 'games', (id) => gamePage(main, Number(id))],
+  // A link that hands over a seat (or the game): its tokens are kept, then the plain address
+  // replaces it, so the secret does not stay in the address bar or the history.
+  [/^#\/game\/(\d+)\?(.*)$/, 'games', (id, query) => {
+    acceptGameLink(Number(id), new URLSearchParams(query));
+    history.replaceState(null, '', `#/game/${id}`);
+    return gamePage(main, Number(id));
+  }],
   [/^#\/games$/, 'games', () => gamesPage(main)],
   [/^#\/tests$/, 'tests', () => testsPage(main)],
   [/^#\/test\/(\d+)$/, 'tests', (id) => testPage(main, Number(id))],

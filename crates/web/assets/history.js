@@ -1,5 +1,5 @@
 // Past games, automatic tests (series of AI-vs-AI games) and a test's live score table.
-import { h, clear, get, post, liveSocket, showError, ago, pct, sideLabel } from './ui.js';
+import { h, clear, get, post, liveSocket, showError, ago, pct, sideLabel, seriesToken } from './ui.js';
 import { pageFor, titleOf } from './games/index.js';
 
 function resultText(g) {
@@ -94,7 +94,9 @@ export async function testPage(root, id) {
           h('p', `${titleOf(s.game)}${s.options ? ' · ' + s.options : ''} · seats swapped every game`)),
         h('span.spacer'),
         s.status === 'running'
-          ? h('button.btn.danger', { onclick: () => post(`/api/series/${id}/stop`).catch(showError) }, 'Stop test')
+          ? (seriesToken(id)
+            ? h('button.btn.danger', { onclick: () => post(`/api/series/${id}/stop`, {}, seriesToken(id)).catch(showError) }, 'Stop test')
+            : null)
           : h('a.btn.primary', { href: '#/' }, 'New test')),
       h('div.lobby-grid', { style: { marginTop: 0 } },
         h('section.card.stack',

@@ -1,7 +1,7 @@
 // The lobby: pick a game and its options, then who plays each side, then start a game or an
 // automatic test. Options and agents come from the server's catalog, so new games and agents
 // appear here without changes.
-import { h, clear, get, post, showError } from './ui.js';
+import { h, clear, get, post, showError, keepGameTokens, keepSeriesToken } from './ui.js';
 import { getCatalog } from './app.js';
 import { pageFor, titleOf } from './games/index.js';
 
@@ -237,12 +237,14 @@ export async function lobbyPage(root) {
         const series = await post('/api/series', {
           game: state.game, options: optionsText(), sides: sidesPayload(), games: state.testGames,
         });
+        keepSeriesToken(series);
         location.hash = `#/test/${series.id}`;
       } else {
         const game = await post('/api/games', {
           game: state.game, options: optionsText(), sides: sidesPayload(),
           delay_ms: state.mode === 'hvh' ? 0 : state.pace,
         });
+        keepGameTokens(game);
         location.hash = `#/game/${game.id}`;
       }
     } catch (err) {

@@ -1,6 +1,6 @@
 // A game: the board (drawn by the game's page module), the players, what the AI thinks, the
 // controls, the record and, once the game is over, a replay.
-import { h, clear, get, post, liveSocket, showError, sideLabel, sideDetail, pct } from './ui.js';
+import { h, clear, get, post, liveSocket, showError, sideLabel, sideDetail, pct, gameTokens, dropSeatToken, keepGameTokens } from './ui.js';
 import { pageFor, titleOf } from './games/index.js';
 
 const SPEEDS = [[1500, 'Slow'], [700, 'Relaxed'], [250, 'Brisk'], [0, 'Instant']];
@@ -38,6 +38,7 @@ export async function gamePage(root, id) {
   const thinking = h('div');
   const controls = h('div.controls');
   const hintBox = h('div.small', { dataset: { testid: 'hint-text' } });
+  const inviteBox = h('div.stack.small', { dataset: { testid: 'invite' } });
   const record = h('div.record', { dataset: { testid: 'record' } });
   const recordHead = h('div.row', h('h3', 'Record'), h('span.spacer'));
 
@@ -51,8 +52,16 @@ export async function gamePage(root, id) {
       h('section.card.board-card', status, boardRoot, replayBox),
       h('aside.stack',
         h('section.card.stack', h('h3', 'Players'), players, thinking),
-        h('section.card.stack', h('h3', 'Controls'), controls, hintBox),
+        h('section.card.stack', h('h3', 'Controls'), controls, hintBox, inviteBox),
         h('section.card.stack', recordHead, record))));
+
+  // What this browser may do: the seats whose tokens it holds, and the game's owner token
+  // (pause, speed, stop). A game from before tokens existed is open to every browser.
+  const keys = () => gameTokens(id);
+  const seatToken = (seat) => (view.protected ? keys().seats[seat] : undefined);
+  const holdsSeat = (seat) => !view.protected || Boolean(keys().seats[seat]);
+  const holdsGame = () => !view.protected || Boolean(keys().owner);
+  const myTurn = () => view.status === 'playing' && view.turn.kind === 'player' && view.turn.human && holdsSeat(view.turn.player);
 
   let sending = false;
   const board = page.mount(boardRoot, {
@@ -60,7 +69,7 @@ export async function gamePage(root, id) {
       if (sending) return;
       sending = true;
       try {
-        accept(await post(`/api/games/${id}/move`, { action, ply: view.actions.length }));
+        accept(await post(`/api/games/${id}/move`, { action, ply: view.actions.length }, seatToken(view.turn.player)));
       } catch (err) {
         showError(err);
       } finally {
@@ -76,8 +85,10 @@ export async function gamePage(root, id) {
   const humans = () => view.sides.map((s, i) => (s.kind === 'ai' ? null : i)).filter((i) => i !== null);
   const seatName = (p) => seats[p]?.name ?? `Player ${p + 1}`;
 
+  const myHumans = () => humans().filter(holdsSeat);
+
   function statusText() {
-    const solo = humans().length === 1 ? humans()[0] : null;
+    const solo = myHumans().length === 1 ? myHumans()[0] : null;
     if (view.status === 'aborted') return ['Game stopped', ''];
     if (view.status === 'over') {
       const r = view.result;
@@ -89,6 +100,7 @@ export async function gamePage(root, id) {
     if (view.paused) return ['Paused', ''];
     if (view.turn.kind === 'player') {
       const p = view.turn.player;
+      if (view.turn.human && !holdsSeat(p)) return [`${seatName(p)} to move`, ''];
       if (view.turn.human) return [solo !== null ? 'Your move' : `${seatName(p)} to move`, ''];
       return [`${seatName(p)} is thinking…`, ''];
     }
@@ -210,9 +222,9 @@ export async function gamePage(root, id) {
     clear(thinking, h('div.thinking', { dataset: { testid: 'thinking' } }, parts));
   }
 
-  async function act(path, body) {
+  async function act(path, body, token) {
     try {
-      accept(await post(`/api/games/${id}/${path}`, body));
+      accept(await post(`/api/games/${id}/${path}`, body, token));
     } catch (err) {
       showError(err);
     }
@@ -225,7 +237,7 @@ export async function gamePage(root, id) {
     hinting = true;
     drawControls();
     try {
-      hint = await post(`/api/games/${id}/hint`, {});
+      hint = await post(`/api/games/${id}/hint`, {}, seatToken(view.turn.player));
     } catch (err) {
       showError(err);
     } finally {
@@ -246,38 +258,74 @@ export async function gamePage(root, id) {
   async function rematch(swap) {
     try {
       const next = await post(`/api/games/${id}/rematch`, { swap });
+      keepGameTokens(next);
       location.hash = `#/game/${next.id}`;
     } catch (err) {
       showError(err);
     }
   }
 
+  /** Undo takes back the last human move: the seat that made it must be this browser's. */
+  function undoButton() {
+    const last = [...view.actions].reverse().find((a) => a.by === 'human');
+    const seat = last ? last.player : null;
+    const allowed = view.can_undo && seat !== null && holdsSeat(seat);
+    return h('button.btn', { dataset: { testid: 'undo' }, disabled: !allowed, onclick: () => act('undo', {}, seatToken(seat)) }, 'Undo');
+  }
+
+  /** The seat that resigns: the one to move if it is this browser's, else its first. */
+  function resigningSeat() {
+    if (view.turn.kind === 'player' && view.turn.human && holdsSeat(view.turn.player)) return view.turn.player;
+    return myHumans()[0] ?? null;
+  }
+
+  /** Hands a seat to someone else: a link that carries its token; this browser lets it go. */
+  function invite(seat) {
+    const token = keys().seats[seat];
+    const link = `${location.origin}${location.pathname}#/game/${id}?seat${seat}=${token}`;
+    dropSeatToken(id, seat);
+    navigator.clipboard?.writeText(link).catch(() => {});
+    clear(inviteBox,
+      h('div', `Send this link to the player of ${seatName(seat)}. Whoever opens it plays ${seatName(seat)}; this browser no longer does.`),
+      h('input', { readOnly: true, value: link, dataset: { testid: 'invite-link' }, onfocus: (e) => e.target.select() }));
+    update();
+  }
+
   function drawControls() {
     const playing = view.status === 'playing';
     const anyHuman = humans().length > 0;
     const buttons = [];
-    if (playing && anyHuman) {
-      const humanTurn = view.turn.kind === 'player' && view.turn.human;
-      buttons.push(h('button.btn', { dataset: { testid: 'hint' }, disabled: !humanTurn || hinting, onclick: askHint },
+    if (playing && myHumans().length > 0) {
+      buttons.push(h('button.btn', { dataset: { testid: 'hint' }, disabled: !myTurn() || hinting, onclick: askHint },
         hinting ? 'Thinking…' : 'Hint'));
-      buttons.push(h('button.btn', { dataset: { testid: 'undo' }, disabled: !view.can_undo, onclick: () => act('undo') }, 'Undo'));
+      buttons.push(undoButton());
       buttons.push(h('button.btn.danger', {
         dataset: { testid: 'resign' },
-        onclick: () => { if (confirm('Resign this game?')) act('resign'); },
+        onclick: () => {
+          const seat = resigningSeat();
+          if (seat !== null && confirm('Resign this game?')) act('resign', { player: seat }, seatToken(seat));
+        },
       }, 'Resign'));
+      // Playing every human seat here (hot seat): any but the first can be handed to a friend.
+      if (view.protected && myHumans().length > 1) {
+        for (const seat of myHumans().slice(1)) {
+          buttons.push(h('button.btn', { dataset: { testid: `invite-${seat}` }, onclick: () => invite(seat) }, `Invite a player for ${seatName(seat)}`));
+        }
+      }
     }
-    if (playing && !anyHuman) {
-      buttons.push(h('button.btn', { dataset: { testid: 'pause' }, onclick: () => act('control', { paused: !view.paused }) },
+    if (playing && !anyHuman && holdsGame() && view.series === null) {
+      const owner = view.protected ? keys().owner : undefined;
+      buttons.push(h('button.btn', { dataset: { testid: 'pause' }, onclick: () => act('control', { paused: !view.paused }, owner) },
         view.paused ? 'Resume' : 'Pause'));
       buttons.push(h('select', {
         name: 'speed', style: { width: 'auto', flex: '1 1 auto' }, 'aria-label': 'Speed',
-        onchange: (e) => act('control', { delay_ms: Number(e.target.value) }),
+        onchange: (e) => act('control', { delay_ms: Number(e.target.value) }, owner),
       }, SPEEDS.map(([ms, label]) => h('option', { value: ms, selected: ms === view.delay_ms }, `Speed: ${label}`)),
       SPEEDS.some(([ms]) => ms === view.delay_ms) ? null : h('option', { value: view.delay_ms, selected: true }, `Pause ${view.delay_ms} ms`)));
-      buttons.push(h('button.btn.danger', { onclick: () => act('abort') }, 'Stop'));
+      buttons.push(h('button.btn.danger', { onclick: () => act('abort', {}, owner) }, 'Stop'));
     }
     if (!playing && view.series === null) {
-      if (view.can_undo) buttons.push(h('button.btn', { dataset: { testid: 'undo' }, onclick: () => act('undo') }, 'Undo'));
+      if (view.can_undo) buttons.push(undoButton());
       buttons.push(h('button.btn.primary', { dataset: { testid: 'rematch' }, onclick: () => rematch(false) }, 'New game, same settings'));
       if (view.num_players === 2 && anyHuman && humans().length < 2) {
         buttons.push(h('button.btn', { onclick: () => rematch(true) }, 'Swap sides'));
@@ -347,7 +395,7 @@ export async function gamePage(root, id) {
 
   function update(live) {
     if (view.status === 'playing' || replayAt === null) {
-      const humanTurn = view.status === 'playing' && view.turn.kind === 'player' && view.turn.human;
+      const humanTurn = myTurn();
       board.render({
         position: view.position,
         legal: humanTurn ? view.legal : [],

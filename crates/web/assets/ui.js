@@ -45,12 +45,14 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(method, path, body) {
+/** Calls the API; `token` (a seat's, a game's or a series' secret) goes in Authorization. */
+export async function api(method, path, body, token) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
+  if (token) init.headers.Authorization = `Bearer ${token}`;
   const res = await fetch(path, init);
   const text = await res.text();
   let data = null;
@@ -60,7 +62,53 @@ export async function api(method, path, body) {
 }
 
 export const get = (path) => api('GET', path);
-export const post = (path, body = {}) => api('POST', path, body);
+export const post = (path, body = {}, token) => api('POST', path, body, token);
+
+// The tokens this browser holds, kept in local storage: a game's {owner, seats: {seat: token}}
+// (from creating it, or from a link that hands over a seat) and a test series' token.
+const gameKey = (id) => `ply.game.${id}`;
+
+export function gameTokens(id) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(gameKey(id)) || 'null');
+    return { owner: saved?.owner || null, seats: saved?.seats || {} };
+  } catch {
+    return { owner: null, seats: {} };
+  }
+}
+
+function saveGameTokens(id, tokens) {
+  localStorage.setItem(gameKey(id), JSON.stringify(tokens));
+}
+
+/** Keeps the tokens of a game this browser just created (the reply's `tokens`). */
+export function keepGameTokens(created) {
+  if (!created.tokens) return;
+  const seats = {};
+  created.tokens.seats.forEach((token, seat) => { if (token) seats[seat] = token; });
+  saveGameTokens(created.id, { owner: created.tokens.owner, seats });
+}
+
+/** Takes tokens from a link (`?owner=...&seat1=...`) into this browser's keys. */
+export function acceptGameLink(id, params) {
+  const tokens = gameTokens(id);
+  for (const [key, value] of params) {
+    const seat = /^seat(\d+)$/.exec(key);
+    if (seat) tokens.seats[seat[1]] = value;
+    else if (key === 'owner') tokens.owner = value;
+  }
+  saveGameTokens(id, tokens);
+}
+
+/** Gives a seat away: this browser stops playing it. */
+export function dropSeatToken(id, seat) {
+  const tokens = gameTokens(id);
+  delete tokens.seats[seat];
+  saveGameTokens(id, tokens);
+}
+
+export const seriesToken = (id) => localStorage.getItem(`ply.series.${id}`);
+export const keepSeriesToken = (series) => { if (series.token) localStorage.setItem(`ply.series.${series.id}`, series.token); };
 
 /** A WebSocket that reconnects until closed; onMessage gets parsed JSON. */
 export function liveSocket(path, onMessage) {
