@@ -163,6 +163,16 @@ test('the lobby lists the games and their options', async () => {
   await shot('lobby');
 });
 
+test('h() shows numbers and text given as children, 0 included', async () => {
+  await openLobby();
+  const shown = await page.evaluate(async () => {
+    const { h } = await import('/ui.js');
+    return [h('td', 0), h('td', 7), h('td', 'x'), h('td', ''), h('td', 0, 1), h('td', { class: 'num' }, 0), h('td', [0, 'a'])]
+      .map((el) => el.textContent);
+  });
+  assert.deepEqual(shown, ['0', '7', 'x', '', '01', '0', '0a']);
+});
+
 test('EinStein: a human beats or loses to the AI by clicking, arranging the cubes first', { timeout: 240000 }, async () => {
   await setUp('einstein', 'hva', { 1: { agent: 'mcts', params: 'iters=300' } });
   await page.locator('select[name=setup]').selectOption('choose');
@@ -433,6 +443,15 @@ test('an automatic test plays its games and shows the score with its interval', 
   const rows = await page.locator('[data-testid=score-table] tbody tr').count();
   assert.equal(rows, 2);
   assert.match(await page.locator('[data-testid=series-score]').textContent(), /%/);
+  // Wins, draws and losses show as numbers, 0 included; the score as a percentage.
+  const cells = await page.locator('[data-testid=score-table] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td.num')].map((td) => td.textContent)));
+  for (const row of cells) {
+    assert.equal(row.length, 4);
+    row.slice(0, 3).forEach((c) => assert.match(c, /^\d+$/, `wins, draws, losses: ${row}`));
+    assert.match(row[3], /%$/);
+  }
+  const [wins, draws, losses] = cells[0].map(Number);
+  assert.equal(wins + draws + losses, 6);
   await shot('automatic-test');
 });
 
