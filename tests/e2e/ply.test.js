@@ -133,6 +133,32 @@ async function waitForTurn() {
   return handle.jsonValue();
 }
 
+/** Calls the API directly: a quick way to set games up. */
+async function call(method, p, body) {
+  const res = await fetch(`${base}${p}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json();
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${data.error}`);
+  return data;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls a game until `done(view)`. */
+async function waitForGame(id, done, timeout = 60000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const view = await call('GET', `/api/games/${id}`);
+    if (done(view)) return view;
+    if (Date.now() > end) throw new Error(`game ${id} did not get there: ${view.status}, ${view.actions.length} actions`);
+    await sleep(50);
+  }
+}
+
+/** The record's entries as the game page shows them, without their numbers. */
+async function recordTexts(p = page) {
+  return p.locator('[data-testid=record] li').evaluateAll((els) => els.map((li) => li.lastChild.textContent));
+}
+
 before(async () => {
   assert.ok(fs.existsSync(bin), `no ply binary at ${bin}: build it first (cargo build -p ply-cli)`);
   server = await startServer();
@@ -220,6 +246,57 @@ test('EinStein: a human beats or loses to the AI by clicking, arranging the cube
   await page.locator('[data-testid=replay]').fill('2');
   assert.equal(await page.locator('.es-board .cube').count(), 12);
   await shot('einstein-replay');
+});
+
+const DIE = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
+
+/** One side's cubes on an EinStein board (the position's JSON rows), row by row from the top,
+ * each row read left to right: `123/45/6`. */
+function cubeRows(board, prefix) {
+  return board.map((row) => row.filter((c) => c && c[0] === prefix).map((c) => c[1]).join('')).filter(Boolean).join('/');
+}
+
+test('EinStein record: a roll shows its own die face, an arrangement its cubes as they stand', { timeout: 120000 }, async () => {
+  // Two humans arrange their cubes; then the die is rolled.
+  const chosen = await call('POST', '/api/games', { game: 'einstein', options: 'setup=choose', sides: [{ kind: 'human' }, { kind: 'human' }] });
+  await call('POST', `/api/games/${chosen.id}/move`, { action: 'setup:123456' });
+  await call('POST', `/api/games/${chosen.id}/move`, { action: 'setup:654321' });
+  const view = await waitForGame(chosen.id, (v) => v.actions.length >= 3);
+  const board = view.position.json.board;
+  assert.equal(cubeRows(board, 'r'), '123/45/6');
+  assert.equal(cubeRows(board, 'b'), '1/23/456');
+  const roll = Number(view.actions[2].action);
+  await page.goto(`${base}/#/game/${chosen.id}`);
+  await page.locator('[data-testid=record] li').nth(2).waitFor();
+  assert.deepEqual(await recordTexts(), ['Red 123/45/6', 'Blue 1/23/456', `${DIE[roll - 1]} ${roll}`]);
+
+  // A match of two games, arrangements drawn by chance, blue starting: each arrangement is
+  // shown for the side whose cubes it placed, as they then stand on the board.
+  const match = await call('POST', '/api/games', {
+    game: 'einstein', options: 'setup=random,first=blue,match=2', delay_ms: 0,
+    sides: [{ kind: 'ai', agent: 'random', time_ms: 100 }, { kind: 'ai', agent: 'random', time_ms: 100 }],
+  });
+  await waitForGame(match.id, (v) => v.status === 'over', 90000);
+  const rec = await call('GET', `/api/games/${match.id}/record`);
+  const count = (b, prefix) => b.flat().filter((c) => c && c[0] === prefix).length;
+  const expected = rec.actions.map((a, i) => {
+    if (/^[1-6]$/.test(a.action)) return `${DIE[a.action - 1]} ${a.action}`;
+    if (!a.action.startsWith('setup:')) return null;
+    const before = rec.positions[i].json.board;
+    const after = rec.positions[i + 1].json.board;
+    const prefix = count(after, 'r') > count(before, 'r') ? 'r' : 'b';
+    return `${prefix === 'r' ? 'Red' : 'Blue'} ${cubeRows(after, prefix)}`;
+  });
+  const setups = expected.filter((e) => e && /^(Red|Blue) /.test(e));
+  assert.ok(setups.length >= 4, `two games, two arrangements each: ${setups}`);
+  assert.match(setups[0], /^Blue /, 'blue starts the match');
+  await page.goto(`${base}/#/game/${match.id}`);
+  await page.locator('[data-testid=replay]').waitFor();
+  await page.locator('[data-testid=record] li').nth(rec.actions.length - 1).waitFor();
+  const shown = await recordTexts();
+  assert.equal(shown.length, rec.actions.length);
+  expected.forEach((e, i) => { if (e !== null) assert.equal(shown[i], e, `record entry ${i + 1} (${rec.actions[i].action})`); });
+  await shot('einstein-record');
 });
 
 test('Connect Four: a short game against the AI by clicking columns', { timeout: 180000 }, async () => {

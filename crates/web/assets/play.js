@@ -29,7 +29,8 @@ export async function gamePage(root, id) {
   let view = await get(`/api/games/${id}`);
   const page = pageFor(view.game);
   const seats = page.seats(view.num_players);
-  const format = (rec) => (page.formatAction ? page.formatAction(rec) : rec.action);
+  // How the record shows an action; the page may look at the game's other actions and options.
+  const format = (rec) => (page.formatAction ? page.formatAction(rec, { actions: view.actions, options: view.options }) : rec.action);
 
   const status = h('div.status-line', { dataset: { testid: 'status' } });
   const boardRoot = h('div', { style: { width: '100%', display: 'flex', justifyContent: 'center' } });
@@ -240,7 +241,7 @@ export async function gamePage(root, id) {
       return;
     }
     const chance = hint.info && hint.info.win_probability != null ? ` · ${pct(hint.info.win_probability, 0)} to win` : '';
-    clear(hintBox, `Hint from ${hint.agent}: ${format({ action: hint.action, player: hint.player })}${chance}`);
+    clear(hintBox, `Hint from ${hint.agent}: ${format({ action: hint.action, player: hint.player, ply: hint.ply })}${chance}`);
   }
 
   async function rematch(swap) {
@@ -292,13 +293,15 @@ export async function gamePage(root, id) {
   function drawRecord(at) {
     const upto = at ?? view.actions.length;
     const items = view.actions.map((rec, i) => {
-      const cls = [rec.by === 'chance' ? 'chance' : '', i === upto - 1 ? 'current' : ''].filter(Boolean).join('.');
+      const text = format(rec);
+      // A long entry (EinStein's arrangements) takes two columns.
+      const cls = [rec.by === 'chance' ? 'chance' : '', i === upto - 1 ? 'current' : '', text.length > 8 ? 'wide' : ''].filter(Boolean).join('.');
       const dot = rec.player !== null && rec.player !== undefined && seats[rec.player]
         ? h('span.dot', { style: { background: seats[rec.player].color, width: '9px', height: '9px' } }) : null;
       return h(`li${cls ? '.' + cls : ''}`, {
         title: `${rec.action} · ${rec.by}${rec.info && rec.info.win_probability != null ? ` · ${pct(rec.info.win_probability, 0)}` : ''}`,
         onclick: () => { if (fullRecord) showReplay(i + 1); },
-      }, h('span.n', i + 1), dot, format(rec));
+      }, h('span.n', i + 1), dot, text);
     });
     const list = h('ol', items.length ? items : h('li.chance', 'No moves yet'));
     clear(record, list);
