@@ -159,6 +159,14 @@ async function recordTexts(p = page) {
   return p.locator('[data-testid=record] li').evaluateAll((els) => els.map((li) => li.lastChild.textContent));
 }
 
+/** Asserts that an element is entirely inside a viewport of the given size, as it is scrolled now. */
+async function assertOnScreen(locator, what, width, height) {
+  const box = await locator.boundingBox();
+  assert.ok(box, `${what} is shown`);
+  const inside = box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 0.5 && box.y + box.height <= height + 0.5;
+  assert.ok(inside, `${what} is on the ${width}x${height} screen: x ${box.x.toFixed(0)}..${(box.x + box.width).toFixed(0)}, y ${box.y.toFixed(0)}..${(box.y + box.height).toFixed(0)}`);
+}
+
 before(async () => {
   assert.ok(fs.existsSync(bin), `no ply binary at ${bin}: build it first (cargo build -p ply-cli)`);
   server = await startServer();
@@ -603,4 +611,59 @@ test('Gomoku on a phone: the board fits, and a tap on a dense board asks for a s
   await tap('k11');
   await phone.locator('.gm-stones .gm-stone.black[data-point="k11"]').waitFor({ timeout: 10000 });
   await phone.close();
+});
+
+test('at 1280x800 the lobby\'s Start button, the whole Gomoku board and a hint are on the screen', { timeout: 120000 }, async () => {
+  const [W, H] = [1280, 800];
+  const desk = await context.newPage();
+  await desk.setViewportSize({ width: W, height: H });
+  const top = () => desk.evaluate(() => window.scrollTo(0, 0));
+
+  // The lobby: the Start button without scrolling, whatever the game and the mode.
+  await desk.goto(`${base}/#/`);
+  await desk.locator('.game-card').first().waitFor();
+  for (const game of ['einstein', 'connect4', 'gomoku', 'pig']) {
+    await desk.click(`.game-card[data-game="${game}"]`);
+    const modes = await desk.locator('.segmented.modes [data-mode]').evaluateAll((els) => els.map((e) => e.dataset.mode));
+    for (const mode of modes) {
+      await desk.click(`.segmented.modes [data-mode="${mode}"]`);
+      await top();
+      await assertOnScreen(desk.locator('[data-testid=start]'), `the Start button (${game}, ${mode})`, W, H);
+    }
+  }
+  await desk.click('.game-card[data-game="gomoku"]');
+  await desk.click('.segmented.modes [data-mode="hva"]');
+  await top();
+  await shot('desktop-lobby', desk);
+
+  // A 15x15 Gomoku game against the AI: the board and its four rows of coordinates.
+  const game = await call('POST', '/api/games', {
+    game: 'gomoku', options: 'size=15,rule=freestyle', delay_ms: 0,
+    sides: [{ kind: 'human' }, { kind: 'ai', agent: 'alphabeta', time_ms: 200 }],
+  });
+  await desk.goto(`${base}/#/game/${game.id}`);
+  await desk.locator('.gm-board[data-size="15"]').waitFor();
+  await clickPoint('h8', desk);
+  await desk.locator('.gm-stones .gm-stone.white').waitFor({ timeout: 20000 });
+  await desk.locator('[data-testid=thinking]').waitFor();
+  await top();
+  await assertOnScreen(desk.locator('.gm-board'), 'the Gomoku board', W, H);
+  const coords = desk.locator('.gm-coord');
+  assert.equal(await coords.count(), 4 * 15);
+  for (let i = 0; i < 4 * 15; i++) await assertOnScreen(coords.nth(i), `coordinate ${await coords.nth(i).textContent()}`, W, H);
+  await assertOnScreen(desk.locator('.gm-bar'), 'the bar under the board', W, H);
+
+  // A hint: the button and then the hint itself on the screen, next to the button.
+  await desk.locator('[data-testid=hint]:not([disabled])').waitFor();
+  await top();
+  await assertOnScreen(desk.locator('[data-testid=hint]'), 'the Hint button', W, H);
+  await desk.click('[data-testid=hint]');
+  await desk.waitForFunction(() => /Hint from alphabeta: [a-o]\d+/.test(document.querySelector('[data-testid=hint-text]').textContent), null, { timeout: 15000 });
+  assert.equal(await desk.evaluate(() => window.scrollY), 0, 'nothing scrolled');
+  await assertOnScreen(desk.locator('[data-testid=hint-text]'), 'the hint', W, H);
+  const button = await desk.locator('[data-testid=hint]').boundingBox();
+  const hint = await desk.locator('[data-testid=hint-text]').boundingBox();
+  assert.ok(Math.abs(hint.y - (button.y + button.height)) < 120, `the hint is next to its button (${hint.y} vs ${button.y})`);
+  await shot('desktop-gomoku-hint', desk);
+  await desk.close();
 });

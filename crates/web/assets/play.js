@@ -36,23 +36,26 @@ export async function gamePage(root, id) {
   const boardRoot = h('div', { style: { width: '100%', display: 'flex', justifyContent: 'center' } });
   const replayBox = h('div.replay.hidden');
   const players = h('div.players');
-  const thinking = h('div');
+  const thinking = h('section.card.ai-card');
   const controls = h('div.controls');
-  const hintBox = h('div.small', { dataset: { testid: 'hint-text' } });
+  const hintBox = h('div.hint-box', { dataset: { testid: 'hint-text' }, 'aria-live': 'polite' });
   const record = h('div.record', { dataset: { testid: 'record' } });
   const recordHead = h('div.row', h('h3', 'Record'), h('span.spacer'));
 
+  // Wide screens: the board on the left from the top of the page, the title and the panels on
+  // the right, the controls (and a hint under them) high up. Narrow ones: one column.
+  const boardCard = h('section.card.board-card', status, boardRoot, replayBox);
   clear(root,
-    h('div.page-head',
-      h('div', h('h1', titleOf(view.game)),
-        h('p', `Game #${view.id}${view.options ? ' · ' + view.options.replaceAll(',', ', ') : ''}`)),
-      h('span.spacer'),
-      h('a.btn', { href: '#/' }, 'New game')),
     h('div.game-layout',
-      h('section.card.board-card', status, boardRoot, replayBox),
-      h('aside.stack',
-        h('section.card.stack', h('h3', 'Players'), players, thinking),
+      h('div.game-head',
+        h('h1', titleOf(view.game)),
+        h('a.btn.small', { href: '#/' }, 'New game'),
+        h('p', `Game #${view.id}${view.options ? ' · ' + view.options.replaceAll(',', ', ') : ''}`)),
+      boardCard,
+      h('aside.stack.game-aside',
+        h('section.card.stack', h('h3', 'Players'), players),
         h('section.card.stack', h('h3', 'Controls'), controls, hintBox),
+        thinking,
         h('section.card.stack', recordHead, record))));
 
   let sending = false;
@@ -241,7 +244,7 @@ export async function gamePage(root, id) {
       return;
     }
     const chance = hint.info && hint.info.win_probability != null ? ` · ${pct(hint.info.win_probability, 0)} to win` : '';
-    clear(hintBox, `Hint from ${hint.agent}: ${format({ action: hint.action, player: hint.player, ply: hint.ply })}${chance}`);
+    clear(hintBox, `Hint from ${hint.agent}: `, h('strong', format({ action: hint.action, player: hint.player, ply: hint.ply })), chance);
   }
 
   async function rematch(swap) {
@@ -285,7 +288,6 @@ export async function gamePage(root, id) {
       }
     }
     if (view.series !== null) buttons.push(h('a.btn', { href: `#/test/${view.series}` }, `Back to test #${view.series}`));
-    buttons.push(h('a.btn', { href: `/api/games/${id}/record`, download: `ply-game-${id}.json`, dataset: { testid: 'download' } }, 'Download JSON'));
     clear(controls, buttons);
     drawHint();
   }
@@ -308,7 +310,8 @@ export async function gamePage(root, id) {
     const current = list.querySelector('.current');
     if (current && at === null) record.scrollTop = record.scrollHeight;
     else if (current) current.scrollIntoView({ block: 'nearest' });
-    clear(recordHead, h('h3', 'Record'), h('span.spacer'), h('span.muted.small', `${view.actions.length} actions`));
+    clear(recordHead, h('h3', 'Record'), h('span.spacer'), h('span.muted.small', `${view.actions.length} actions`),
+      h('a.btn.small', { href: `/api/games/${id}/record`, download: `ply-game-${id}.json`, dataset: { testid: 'download' } }, 'Download JSON'));
   }
 
   function showReplay(at) {
@@ -331,6 +334,7 @@ export async function gamePage(root, id) {
   async function drawReplay() {
     const over = view.status !== 'playing';
     replayBox.classList.toggle('hidden', !over);
+    boardCard.classList.toggle('replaying', over);
     if (!over) { fullRecord = null; replayAt = null; return; }
     if (!fullRecord || fullRecord.positions.length !== view.actions.length + 1) {
       fullRecord = await get(`/api/games/${id}/record`);
@@ -339,10 +343,10 @@ export async function gamePage(root, id) {
     const step = (d) => showReplay((replayAt ?? n) + d);
     clear(replayBox,
       h('div.row', h('h3', 'Replay'), h('span.spacer'), h('span.replay-label.muted.small')),
-      h('input', { type: 'range', min: 0, max: n, value: replayAt ?? n, dataset: { testid: 'replay' }, oninput: (e) => showReplay(Number(e.target.value)) }),
-      h('div.row',
+      h('div.replay-bar',
         h('button.btn.small', { onclick: () => showReplay(0), 'aria-label': 'Start' }, icon('start')),
         h('button.btn.small', { onclick: () => step(-1), 'aria-label': 'Back' }, icon('back')),
+        h('input', { type: 'range', min: 0, max: n, value: replayAt ?? n, dataset: { testid: 'replay' }, 'aria-label': 'Position', oninput: (e) => showReplay(Number(e.target.value)) }),
         h('button.btn.small', { onclick: () => step(1), 'aria-label': 'Forward' }, icon('forward')),
         h('button.btn.small', { onclick: () => showReplay(n), 'aria-label': 'End' }, icon('end'))));
     replayBox.querySelector('.replay-label').textContent = `Position after ${replayAt ?? n} of ${n} actions`;
