@@ -667,3 +667,94 @@ test('at 1280x800 the lobby\'s Start button, the whole Gomoku board and a hint a
   await shot('desktop-gomoku-hint', desk);
   await desk.close();
 });
+
+test('the Games page pages through many games and filters them by game and status', { timeout: 180000 }, async () => {
+  // Games that stay unplayed (two humans), and AI-vs-AI games that finish at once.
+  const created = [];
+  for (let i = 0; i < 45; i++) {
+    created.push(await call('POST', '/api/games', { game: 'pig', options: '', sides: [{ kind: 'human' }, { kind: 'human' }, { kind: 'human' }] }));
+  }
+  for (let i = 0; i < 8; i++) {
+    created.push(await call('POST', '/api/games', {
+      game: 'connect4', options: '', delay_ms: 0,
+      sides: [{ kind: 'ai', agent: 'random', time_ms: 100 }, { kind: 'ai', agent: 'random', time_ms: 100 }],
+    }));
+  }
+  for (const g of created.slice(45)) await waitForGame(g.id, (v) => v.status === 'over');
+  const all = await call('GET', '/api/games?limit=500');
+  assert.ok(all.length > 2 * 25 && all.length < 500, `${all.length} games`);
+  const ids = (list) => list.map((g) => `#${g.id}`);
+  const shownIds = () => page.locator('[data-testid=games] tbody tr td:first-child').allTextContents();
+  const countText = () => page.locator('[data-testid=games-count]').textContent();
+
+  await page.goto(`${base}/#/games`);
+  await page.locator('[data-testid=games] tbody tr').first().waitFor();
+  assert.deepEqual(await shownIds(), ids(all.slice(0, 25)));
+  await page.waitForFunction((n) => document.querySelector('[data-testid=games-count]').textContent.includes(`of ${n}`), all.length);
+  assert.equal(await countText(), `1–25 of ${all.length} games`);
+  assert.ok(await page.locator('[data-testid=games-prev]').isDisabled());
+  // An unplayed game shows its 0 actions.
+  const unplayed = await page.locator(`tr[data-game="${created[44].id}"] td`).allTextContents();
+  assert.equal(unplayed[4], '0');
+  await shot('games-page-1');
+
+  await page.click('[data-testid=games-next]');
+  await page.waitForFunction(() => /page=2/.test(location.hash));
+  await page.waitForFunction((id) => document.querySelector('[data-testid=games] tbody td')?.textContent === id, `#${all[25].id}`);
+  assert.deepEqual(await shownIds(), ids(all.slice(25, 50)));
+  await page.waitForFunction((text) => document.querySelector('[data-testid=games-count]').textContent === text, `26–50 of ${all.length} games`);
+  // The last page, then back to the first.
+  const pages = Math.ceil(all.length / 25);
+  for (let p = 3; p <= pages; p++) {
+    await page.click('[data-testid=games-next]');
+    await page.waitForFunction((id) => document.querySelector('[data-testid=games] tbody td')?.textContent === id, `#${all[(p - 1) * 25].id}`);
+  }
+  assert.deepEqual(await shownIds(), ids(all.slice((pages - 1) * 25)));
+  assert.ok(await page.locator('[data-testid=games-next]').isDisabled());
+  await page.click('[data-testid=games-prev]');
+  await page.waitForFunction((id) => document.querySelector('[data-testid=games] tbody td')?.textContent === id, `#${all[(pages - 2) * 25].id}`);
+  await page.goBack();
+  await page.waitForFunction((id) => document.querySelector('[data-testid=games] tbody td')?.textContent === id, `#${all[(pages - 1) * 25].id}`);
+
+  // By game: only Pig games, counted, paged.
+  await page.locator('select[name=game]').selectOption('pig');
+  const pig = all.filter((g) => g.game === 'pig');
+  await page.waitForFunction(() => /game=pig/.test(location.hash) && !/page=[2-9]/.test(location.hash));
+  await page.waitForFunction((n) => document.querySelector('[data-testid=games-count]').textContent === `1–25 of ${n} games`, pig.length);
+  assert.deepEqual(await shownIds(), ids(pig.slice(0, 25)));
+  await page.click('[data-testid=games-next]');
+  await page.waitForFunction((id) => document.querySelector('[data-testid=games] tbody td')?.textContent === id, `#${pig[25].id}`);
+  assert.deepEqual(await shownIds(), ids(pig.slice(25, 50)));
+
+  // By status: the finished Connect Four games.
+  await page.locator('select[name=game]').selectOption('connect4');
+  await page.locator('select[name=status]').selectOption('over');
+  const finished = all.filter((g) => g.game === 'connect4' && g.status === 'over');
+  assert.ok(finished.length >= 8);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=games-count]').textContent === `1–${Math.min(25, n)} of ${n} games`, finished.length);
+  assert.deepEqual(await shownIds(), ids(finished.slice(0, 25)));
+  // Any game that is in progress: the unplayed Pig games among them.
+  await page.locator('select[name=game]').selectOption('');
+  await page.locator('select[name=status]').selectOption('playing');
+  const playing = all.filter((g) => g.status === 'playing');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=games-count]').textContent === `1–25 of ${n} games`, playing.length);
+  assert.deepEqual(await shownIds(), ids(playing.slice(0, 25)));
+  assert.ok(await page.locator('[data-testid=games] tbody .badge.live').count() === 25);
+  await shot('games-filtered');
+  // The filters are in the address: a reload keeps them.
+  await page.reload();
+  await page.locator('[data-testid=games] tbody tr').first().waitFor();
+  assert.equal(await page.locator('select[name=status]').inputValue(), 'playing');
+  assert.deepEqual(await shownIds(), ids(playing.slice(0, 25)));
+
+  // On a phone the page fits and still pages.
+  const phone = await context.newPage();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await phone.goto(`${base}/#/games`);
+  await phone.locator('[data-testid=games] tbody tr').first().waitFor();
+  const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no sideways scrolling (page is ${width}px wide)`);
+  await assertOnScreen(phone.locator('[data-testid=games-next]'), 'the Next button', 390, 844);
+  await shot('phone-games', phone);
+  await phone.close();
+});

@@ -16,7 +16,7 @@ export async function getCatalog() {
 const routes = [
   [/^#?\/?$/, 'play', () => lobbyPage(main)],
   [/^#\/game\/(\d+)$/, 'games', (id) => gamePage(main, Number(id))],
-  [/^#\/games$/, 'games', () => gamesPage(main)],
+  [/^#\/games(?:\?(.*))?$/, 'games', (query) => gamesPage(main, query)],
   [/^#\/tests$/, 'tests', () => testsPage(main)],
   [/^#\/test\/(\d+)$/, 'tests', (id) => testPage(main, Number(id))],
 ];

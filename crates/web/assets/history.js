@@ -1,6 +1,7 @@
 // Past games, automatic tests (series of AI-vs-AI games) and a test's live score table.
 import { h, clear, get, post, liveSocket, showError, ago, pct, sideLabel } from './ui.js';
 import { pageFor, titleOf } from './games/index.js';
+import { getCatalog } from './app.js';
 
 function resultText(g) {
   if (g.status === 'playing') return h('span.badge.live', 'in progress');
@@ -17,28 +18,181 @@ function playersText(g) {
   return g.sides.map((s) => (s.kind === 'ai' ? s.agent : 'Human')).join(' vs ');
 }
 
-export async function gamesPage(root) {
-  const games = await get('/api/games?limit=100');
-  const rows = games.map((g) => h('tr.link', {
-    dataset: { game: g.id },
-    onclick: () => { location.hash = `#/game/${g.id}`; },
-  },
-  h('td.num', `#${g.id}`),
-  h('td', h('strong', titleOf(g.game)), g.options ? h('div.muted.small.opt', g.options) : null),
-  h('td', playersText(g), g.series ? h('div.muted.small', `test #${g.series}`) : null),
-  h('td', resultText(g)),
-  h('td.num.hide-narrow', g.plies),
-  h('td.muted.hide-narrow', ago(g.updated))));
+const PAGE_SIZE = 25;
+const STATUSES = [['', 'Any status'], ['playing', 'In progress'], ['over', 'Finished'], ['aborted', 'Stopped']];
+
+/** The Games page's filters and page, as the address holds them: `#/games?game=gomoku&status=over&page=2`. */
+function readQuery(query) {
+  const q = new URLSearchParams(query || '');
+  const page = Math.floor(Number(q.get('page')));
+  return { game: q.get('game') || '', status: q.get('status') || '', page: page >= 1 ? page : 1 };
+}
+
+function gamesHash({ game, status, page }) {
+  const q = new URLSearchParams();
+  if (game) q.set('game', game);
+  if (status) q.set('status', status);
+  if (page > 1) q.set('page', String(page));
+  const text = q.toString();
+  return `#/games${text ? '?' + text : ''}`;
+}
+
+const listPath = (game, limit, offset) =>
+  `/api/games?limit=${limit}&offset=${offset}${game ? `&game=${encodeURIComponent(game)}` : ''}`;
+
+/** How many games there are (of one game, if given), `known` of them known to exist. The API
+ * gives no total: it is found by asking for one game at a few offsets, doubling then halving. */
+async function countGames(game, known) {
+  const exists = async (i) => (await get(listPath(game, 1, i))).length > 0;
+  let lo = known; // at least lo games...
+  let hi = known + 4 * PAGE_SIZE; // ...and fewer than hi, once checked
+  while (await exists(hi - 1)) {
+    lo = hi;
+    hi *= 2;
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (await exists(mid - 1)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Every game (of one game, if given), newest first: the API has no status filter, so a status
+ * is filtered here, over the whole list, fetched 500 at a time. */
+async function allGames(game) {
+  const byId = new Map(); // a game started meanwhile shifts the offsets: no game twice
+  for (let offset = 0; ; offset += 500) {
+    const chunk = await get(listPath(game, 500, offset));
+    for (const g of chunk) byId.set(g.id, g);
+    if (chunk.length < 500) break;
+  }
+  return [...byId.values()].sort((a, b) => b.id - a.id);
+}
+
+export async function gamesPage(root, query) {
+  const catalog = await getCatalog();
+  let filters = readQuery(query);
+  let scanned = null; // {game, games}: the whole list, kept while only the page changes
+  let counted = null; // {game, total}: the count, kept likewise
+  let asked = 0;
+
+  const gameSelect = h('select', { name: 'game', 'aria-label': 'Game' },
+    h('option', { value: '' }, 'All games'),
+    catalog.map((g) => h('option', { value: g.name }, titleOf(g.name))));
+  const statusSelect = h('select', { name: 'status', 'aria-label': 'Status' },
+    STATUSES.map(([value, label]) => h('option', { value }, label)));
+  const count = h('span.list-count', { dataset: { testid: 'games-count' } });
+  const pager = (top) => {
+    const prev = h('button.btn.small', { type: 'button', onclick: () => go({ ...filters, page: filters.page - 1 }) }, '‹ Previous');
+    const next = h('button.btn.small', { type: 'button', onclick: () => go({ ...filters, page: filters.page + 1 }) }, 'Next ›');
+    if (top) { prev.dataset.testid = 'games-prev'; next.dataset.testid = 'games-next'; }
+    return { el: h('div.pager', prev, next), prev, next };
+  };
+  const topPager = pager(true);
+  const bottomPager = pager(false);
+  const table = h('section.card', { style: { padding: '6px 8px', overflowX: 'auto' } });
+  const bottom = h('div.list-bottom', bottomPager.el);
+  const refilter = (change) => { scanned = null; counted = null; go({ ...filters, ...change, page: 1 }); };
+  gameSelect.addEventListener('change', () => refilter({ game: gameSelect.value }));
+  statusSelect.addEventListener('change', () => refilter({ status: statusSelect.value }));
+
   clear(root,
     h('div.page-head', h('div', h('h1', 'Games'), h('p', 'Every game played here, newest first. Open one to replay it or to go on playing.')),
       h('span.spacer'), h('a.btn.primary', { href: '#/' }, 'New game')),
-    h('section.card', { style: { padding: '6px 8px', overflowX: 'auto' } },
-      games.length
-        ? h('table.table', { dataset: { testid: 'games' } },
-          h('thead', h('tr', h('th', '#'), h('th', 'Game'), h('th', 'Players'), h('th', 'Result'), h('th.num.hide-narrow', 'Actions'), h('th.hide-narrow', 'When'))),
-          h('tbody', rows))
-        : h('div.empty', 'No games yet. ', h('a', { href: '#/' }, 'Start one.'))));
-  return { destroy() {} };
+    h('div.list-bar', gameSelect, statusSelect, h('span.spacer'), count, topPager.el),
+    table, bottom);
+
+  /** Another page or filter: a new entry in the history (Back returns), drawn in place. */
+  function go(next) {
+    filters = next;
+    history.pushState(null, '', gamesHash(filters));
+    load().catch(showError);
+  }
+
+  function rowOf(g) {
+    return h('tr.link', {
+      dataset: { game: g.id },
+      onclick: () => { location.hash = `#/game/${g.id}`; },
+    },
+    h('td.num', `#${g.id}`),
+    h('td', h('strong', titleOf(g.game)), g.options ? h('div.muted.small.opt', g.options) : null),
+    h('td', playersText(g), g.series ? h('div.muted.small', `test #${g.series}`) : null),
+    h('td', resultText(g)),
+    h('td.num.hide-narrow', g.plies),
+    h('td.muted.hide-narrow', ago(g.updated)));
+  }
+
+  function draw(rows, total) {
+    const from = (filters.page - 1) * PAGE_SIZE;
+    const known = total !== null;
+    const noun = (n) => `game${n === 1 ? '' : 's'}`;
+    count.textContent = rows.length
+      ? `${from + 1}–${from + rows.length} of ${known ? `${total} ${noun(total)}` : '…'}`
+      : known ? `${total} ${noun(total)}` : '';
+    const more = known ? from + rows.length < total : rows.length === PAGE_SIZE;
+    for (const p of [topPager, bottomPager]) {
+      p.prev.disabled = filters.page <= 1;
+      p.next.disabled = !more;
+    }
+    bottom.classList.toggle('hidden', rows.length < 10);
+    const filtered = filters.game || filters.status;
+    clear(table, rows.length
+      ? h('table.table', { dataset: { testid: 'games' } },
+        h('thead', h('tr', h('th', '#'), h('th', 'Game'), h('th', 'Players'), h('th', 'Result'), h('th.num.hide-narrow', 'Actions'), h('th.hide-narrow', 'When'))),
+        h('tbody', rows.map(rowOf)))
+      : filters.page > 1 && known && total > 0
+        ? h('div.empty', 'No games on this page. ', h('a', { href: gamesHash({ ...filters, page: 1 }) }, 'First page'))
+        : filtered
+          ? h('div.empty', 'No games match. ', h('a', { href: '#/games' }, 'Show every game'))
+          : h('div.empty', 'No games yet. ', h('a', { href: '#/' }, 'Start one.')));
+  }
+
+  async function load() {
+    const ticket = ++asked;
+    const { game, status, page } = filters;
+    gameSelect.value = game;
+    statusSelect.value = status;
+    const from = (page - 1) * PAGE_SIZE;
+    if (status) {
+      if (!scanned || scanned.game !== game) {
+        const games = await allGames(game);
+        if (ticket !== asked) return;
+        scanned = { game, games };
+      }
+      if (ticket !== asked) return;
+      const matching = scanned.games.filter((g) => g.status === status);
+      draw(matching.slice(from, from + PAGE_SIZE), matching.length);
+      return;
+    }
+    scanned = null;
+    // One more than a page: whether there is a next one.
+    const rows = await get(listPath(game, PAGE_SIZE + 1, from));
+    if (ticket !== asked) return;
+    const shown = rows.slice(0, PAGE_SIZE);
+    if (rows.length <= PAGE_SIZE && (shown.length || page === 1)) {
+      counted = { game, total: from + shown.length };
+      draw(shown, counted.total);
+      return;
+    }
+    const known = shown.length ? from + rows.length : 0;
+    if (counted && counted.game === game && counted.total >= known) {
+      draw(shown, counted.total);
+      return;
+    }
+    draw(shown, null);
+    const total = await countGames(game, known);
+    if (ticket !== asked) return;
+    counted = { game, total };
+    draw(shown, total);
+  }
+
+  try {
+    await load();
+  } catch (err) {
+    showError(err);
+  }
+  return { destroy() { asked += 1; } };
 }
 
 function scoreSummary(s) {
