@@ -119,6 +119,9 @@ export async function lobbyPage(root) {
     const opts = entry().options;
     const menus = pageFor(state.game).optionChoices || {};
     clear(optionsBox, opts.length ? opts.map((o) => optionField(o, optionValue(o), (v) => {
+      // Redrawing removes the field being edited, which then fires 'change' again as it loses
+      // focus, from inside the redraw: that second, unchanged value must not redraw again.
+      if (String(optionValue(o)) === v) return;
       state.options[state.game] = { ...(state.options[state.game] || {}), [o.name]: v };
       refresh();
     }, menus[o.name])) : h('span.muted', 'This game has no options.'));
