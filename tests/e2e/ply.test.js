@@ -550,7 +550,7 @@ test('after a restart every game is still listed and can be replayed', { timeout
   assert.ok(rows >= 3 + 6, `${rows} games listed`);
   assert.ok(await page.locator('tr:has-text("EinStein")').count() >= 2);
   await shot('games-after-restart');
-  await page.locator('tr:has-text("EinStein"):has-text("Human")').first().click();
+  await page.locator('tr:has-text("EinStein"):has-text("Human vs mcts")').first().click();
   await page.waitForURL(/#\/game\/\d+/);
   await page.locator('[data-testid=replay]').waitFor();
   await page.locator('.es-board .cube').first().waitFor();
@@ -565,7 +565,7 @@ test('pages fit a phone-sized screen', { timeout: 60000 }, async () => {
   await shot('phone-lobby', phone);
   await phone.goto(`${base}/#/games`);
   await phone.locator('[data-testid=games] tbody tr').first().waitFor();
-  await phone.locator('tr:has-text("EinStein"):has-text("Human")').first().click();
+  await phone.locator('tr:has-text("EinStein"):has-text("Human vs mcts")').first().click();
   await phone.locator('.es-board .cube').first().waitFor();
   const width = await phone.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `no sideways scrolling (page is ${width}px wide)`);
@@ -620,10 +620,14 @@ test('at 1280x800 the lobby\'s Start button, the whole Gomoku board and a hint a
   const top = () => desk.evaluate(() => window.scrollTo(0, 0));
 
   // The lobby: the Start button without scrolling, whatever the game and the mode.
+  const catalog = await call('GET', '/api/catalog');
   await desk.goto(`${base}/#/`);
   await desk.locator('.game-card').first().waitFor();
   for (const game of ['einstein', 'connect4', 'gomoku', 'pig']) {
     await desk.click(`.game-card[data-game="${game}"]`);
+    // The lobby has the game's number of players (from the server) once it shows a side each.
+    const players = catalog.find((g) => g.name === game).num_players;
+    await desk.waitForFunction((n) => document.querySelectorAll('.side-card').length === n, players);
     const modes = await desk.locator('.segmented.modes [data-mode]').evaluateAll((els) => els.map((e) => e.dataset.mode));
     for (const mode of modes) {
       await desk.click(`.segmented.modes [data-mode="${mode}"]`);
