@@ -133,6 +133,49 @@ async function waitForTurn() {
   return handle.jsonValue();
 }
 
+/** Calls the API directly: a quick way to set games up. `token`: a seat's or the game's. */
+async function call(method, p, body, token) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(`${base}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json();
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${data.error}`);
+  return data;
+}
+
+/** The address that opens a game created through the API with all its tokens, as its creator. */
+function gameLink(created) {
+  const params = new URLSearchParams({ owner: created.tokens.owner });
+  created.tokens.seats.forEach((token, seat) => { if (token) params.set(`seat${seat}`, token); });
+  return `${base}/#/game/${created.id}?${params}`;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls a game until `done(view)`. */
+async function waitForGame(id, done, timeout = 60000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const view = await call('GET', `/api/games/${id}`);
+    if (done(view)) return view;
+    if (Date.now() > end) throw new Error(`game ${id} did not get there: ${view.status}, ${view.actions.length} actions`);
+    await sleep(50);
+  }
+}
+
+/** The record's entries as the game page shows them, without their numbers. */
+async function recordTexts(p = page) {
+  return p.locator('[data-testid=record] li').evaluateAll((els) => els.map((li) => li.lastChild.textContent));
+}
+
+/** Asserts that an element is entirely inside a viewport of the given size, as it is scrolled now. */
+async function assertOnScreen(locator, what, width, height) {
+  const box = await locator.boundingBox();
+  assert.ok(box, `${what} is shown`);
+  const inside = box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 0.5 && box.y + box.height <= height + 0.5;
+  assert.ok(inside, `${what} is on the ${width}x${height} screen: x ${box.x.toFixed(0)}..${(box.x + box.width).toFixed(0)}, y ${box.y.toFixed(0)}..${(box.y + box.height).toFixed(0)}`);
+}
+
 before(async () => {
   assert.ok(fs.existsSync(bin), `no ply binary at ${bin}: build it first (cargo build -p ply-cli)`);
   server = await startServer();
@@ -161,6 +204,16 @@ test('the lobby lists the games and their options', async () => {
   await page.click('.game-card[data-game="einstein"]');
   await page.locator('select[name=setup]').waitFor();
   await shot('lobby');
+});
+
+test('h() shows numbers and text given as children, 0 included', async () => {
+  await openLobby();
+  const shown = await page.evaluate(async () => {
+    const { h } = await import('/ui.js');
+    return [h('td', 0), h('td', 7), h('td', 'x'), h('td', ''), h('td', 0, 1), h('td', { class: 'num' }, 0), h('td', [0, 'a'])]
+      .map((el) => el.textContent);
+  });
+  assert.deepEqual(shown, ['0', '7', 'x', '', '01', '0', '0a']);
 });
 
 test('EinStein: a human beats or loses to the AI by clicking, arranging the cubes first', { timeout: 240000 }, async () => {
@@ -210,6 +263,57 @@ test('EinStein: a human beats or loses to the AI by clicking, arranging the cube
   await page.locator('[data-testid=replay]').fill('2');
   assert.equal(await page.locator('.es-board .cube').count(), 12);
   await shot('einstein-replay');
+});
+
+const DIE = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
+
+/** One side's cubes on an EinStein board (the position's JSON rows), row by row from the top,
+ * each row read left to right: `123/45/6`. */
+function cubeRows(board, prefix) {
+  return board.map((row) => row.filter((c) => c && c[0] === prefix).map((c) => c[1]).join('')).filter(Boolean).join('/');
+}
+
+test('EinStein record: a roll shows its own die face, an arrangement its cubes as they stand', { timeout: 120000 }, async () => {
+  // Two humans arrange their cubes; then the die is rolled.
+  const chosen = await call('POST', '/api/games', { game: 'einstein', options: 'setup=choose', sides: [{ kind: 'human' }, { kind: 'human' }] });
+  await call('POST', `/api/games/${chosen.id}/move`, { action: 'setup:123456' }, chosen.tokens.seats[0]);
+  await call('POST', `/api/games/${chosen.id}/move`, { action: 'setup:654321' }, chosen.tokens.seats[1]);
+  const view = await waitForGame(chosen.id, (v) => v.actions.length >= 3);
+  const board = view.position.json.board;
+  assert.equal(cubeRows(board, 'r'), '123/45/6');
+  assert.equal(cubeRows(board, 'b'), '1/23/456');
+  const roll = Number(view.actions[2].action);
+  await page.goto(`${base}/#/game/${chosen.id}`);
+  await page.locator('[data-testid=record] li').nth(2).waitFor();
+  assert.deepEqual(await recordTexts(), ['Red 123/45/6', 'Blue 1/23/456', `${DIE[roll - 1]} ${roll}`]);
+
+  // A match of two games, arrangements drawn by chance, blue starting: each arrangement is
+  // shown for the side whose cubes it placed, as they then stand on the board.
+  const match = await call('POST', '/api/games', {
+    game: 'einstein', options: 'setup=random,first=blue,match=2', delay_ms: 0,
+    sides: [{ kind: 'ai', agent: 'random', time_ms: 100 }, { kind: 'ai', agent: 'random', time_ms: 100 }],
+  });
+  await waitForGame(match.id, (v) => v.status === 'over', 90000);
+  const rec = await call('GET', `/api/games/${match.id}/record`);
+  const count = (b, prefix) => b.flat().filter((c) => c && c[0] === prefix).length;
+  const expected = rec.actions.map((a, i) => {
+    if (/^[1-6]$/.test(a.action)) return `${DIE[a.action - 1]} ${a.action}`;
+    if (!a.action.startsWith('setup:')) return null;
+    const before = rec.positions[i].json.board;
+    const after = rec.positions[i + 1].json.board;
+    const prefix = count(after, 'r') > count(before, 'r') ? 'r' : 'b';
+    return `${prefix === 'r' ? 'Red' : 'Blue'} ${cubeRows(after, prefix)}`;
+  });
+  const setups = expected.filter((e) => e && /^(Red|Blue) /.test(e));
+  assert.ok(setups.length >= 4, `two games, two arrangements each: ${setups}`);
+  assert.match(setups[0], /^Blue /, 'blue starts the match');
+  await page.goto(`${base}/#/game/${match.id}`);
+  await page.locator('[data-testid=replay]').waitFor();
+  await page.locator('[data-testid=record] li').nth(rec.actions.length - 1).waitFor();
+  const shown = await recordTexts();
+  assert.equal(shown.length, rec.actions.length);
+  expected.forEach((e, i) => { if (e !== null) assert.equal(shown[i], e, `record entry ${i + 1} (${rec.actions[i].action})`); });
+  await shot('einstein-record');
 });
 
 test('Connect Four: a short game against the AI by clicking columns', { timeout: 180000 }, async () => {
@@ -433,6 +537,15 @@ test('an automatic test plays its games and shows the score with its interval', 
   const rows = await page.locator('[data-testid=score-table] tbody tr').count();
   assert.equal(rows, 2);
   assert.match(await page.locator('[data-testid=series-score]').textContent(), /%/);
+  // Wins, draws and losses show as numbers, 0 included; the score as a percentage.
+  const cells = await page.locator('[data-testid=score-table] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td.num')].map((td) => td.textContent)));
+  for (const row of cells) {
+    assert.equal(row.length, 4);
+    row.slice(0, 3).forEach((c) => assert.match(c, /^\d+$/, `wins, draws, losses: ${row}`));
+    assert.match(row[3], /%$/);
+  }
+  const [wins, draws, losses] = cells[0].map(Number);
+  assert.equal(wins + draws + losses, 6);
   await shot('automatic-test');
 });
 
@@ -446,7 +559,7 @@ test('after a restart every game is still listed and can be replayed', { timeout
   assert.ok(rows >= 3 + 6, `${rows} games listed`);
   assert.ok(await page.locator('tr:has-text("EinStein")').count() >= 2);
   await shot('games-after-restart');
-  await page.locator('tr:has-text("EinStein"):has-text("Human")').first().click();
+  await page.locator('tr:has-text("EinStein"):has-text("Human vs mcts")').first().click();
   await page.waitForURL(/#\/game\/\d+/);
   await page.locator('[data-testid=replay]').waitFor();
   await page.locator('.es-board .cube').first().waitFor();
@@ -461,7 +574,7 @@ test('pages fit a phone-sized screen', { timeout: 60000 }, async () => {
   await shot('phone-lobby', phone);
   await phone.goto(`${base}/#/games`);
   await phone.locator('[data-testid=games] tbody tr').first().waitFor();
-  await phone.locator('tr:has-text("EinStein"):has-text("Human")').first().click();
+  await phone.locator('tr:has-text("EinStein"):has-text("Human vs mcts")').first().click();
   await phone.locator('.es-board .cube').first().waitFor();
   const width = await phone.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `no sideways scrolling (page is ${width}px wide)`);
@@ -568,4 +681,154 @@ test('two browsers: a seat handed over by its link, and a watcher who can only w
     await friend.other.close();
     await watcher.other.close();
   }
+});
+
+test('at 1280x800 the lobby\'s Start button, the whole Gomoku board and a hint are on the screen', { timeout: 120000 }, async () => {
+  const [W, H] = [1280, 800];
+  const desk = await context.newPage();
+  await desk.setViewportSize({ width: W, height: H });
+  const top = () => desk.evaluate(() => window.scrollTo(0, 0));
+
+  // The lobby: the Start button without scrolling, whatever the game and the mode.
+  const catalog = await call('GET', '/api/catalog');
+  await desk.goto(`${base}/#/`);
+  await desk.locator('.game-card').first().waitFor();
+  for (const game of ['einstein', 'connect4', 'gomoku', 'pig']) {
+    await desk.click(`.game-card[data-game="${game}"]`);
+    // The lobby has the game's number of players (from the server) once it shows a side each.
+    const players = catalog.find((g) => g.name === game).num_players;
+    await desk.waitForFunction((n) => document.querySelectorAll('.side-card').length === n, players);
+    const modes = await desk.locator('.segmented.modes [data-mode]').evaluateAll((els) => els.map((e) => e.dataset.mode));
+    for (const mode of modes) {
+      await desk.click(`.segmented.modes [data-mode="${mode}"]`);
+      await top();
+      await assertOnScreen(desk.locator('[data-testid=start]'), `the Start button (${game}, ${mode})`, W, H);
+    }
+  }
+  await desk.click('.game-card[data-game="gomoku"]');
+  await desk.click('.segmented.modes [data-mode="hva"]');
+  await top();
+  await shot('desktop-lobby', desk);
+
+  // A 15x15 Gomoku game against the AI: the board and its four rows of coordinates.
+  const game = await call('POST', '/api/games', {
+    game: 'gomoku', options: 'size=15,rule=freestyle', delay_ms: 0,
+    sides: [{ kind: 'human' }, { kind: 'ai', agent: 'alphabeta', time_ms: 200 }],
+  });
+  await desk.goto(gameLink(game));
+  await desk.locator('.gm-board[data-size="15"]').waitFor();
+  await clickPoint('h8', desk);
+  await desk.locator('.gm-stones .gm-stone.white').waitFor({ timeout: 20000 });
+  await desk.locator('[data-testid=thinking]').waitFor();
+  await top();
+  await assertOnScreen(desk.locator('.gm-board'), 'the Gomoku board', W, H);
+  const coords = desk.locator('.gm-coord');
+  assert.equal(await coords.count(), 4 * 15);
+  for (let i = 0; i < 4 * 15; i++) await assertOnScreen(coords.nth(i), `coordinate ${await coords.nth(i).textContent()}`, W, H);
+  await assertOnScreen(desk.locator('.gm-bar'), 'the bar under the board', W, H);
+
+  // A hint: the button and then the hint itself on the screen, next to the button.
+  await desk.locator('[data-testid=hint]:not([disabled])').waitFor();
+  await top();
+  await assertOnScreen(desk.locator('[data-testid=hint]'), 'the Hint button', W, H);
+  await desk.click('[data-testid=hint]');
+  await desk.waitForFunction(() => /Hint from alphabeta: [a-o]\d+/.test(document.querySelector('[data-testid=hint-text]').textContent), null, { timeout: 15000 });
+  assert.equal(await desk.evaluate(() => window.scrollY), 0, 'nothing scrolled');
+  await assertOnScreen(desk.locator('[data-testid=hint-text]'), 'the hint', W, H);
+  const button = await desk.locator('[data-testid=hint]').boundingBox();
+  const hint = await desk.locator('[data-testid=hint-text]').boundingBox();
+  assert.ok(Math.abs(hint.y - (button.y + button.height)) < 120, `the hint is next to its button (${hint.y} vs ${button.y})`);
+  await shot('desktop-gomoku-hint', desk);
+  await desk.close();
+});
+
+test('the Games page pages through many games and filters them by game and status', { timeout: 180000 }, async () => {
+  // Games that stay unplayed (two humans), and AI-vs-AI games that finish at once.
+  const created = [];
+  for (let i = 0; i < 45; i++) {
+    created.push(await call('POST', '/api/games', { game: 'pig', options: '', sides: [{ kind: 'human' }, { kind: 'human' }, { kind: 'human' }] }));
+  }
+  for (let i = 0; i < 8; i++) {
+    created.push(await call('POST', '/api/games', {
+      game: 'connect4', options: '', delay_ms: 0,
+      sides: [{ kind: 'ai', agent: 'random', time_ms: 100 }, { kind: 'ai', agent: 'random', time_ms: 100 }],
+    }));
+  }
+  for (const g of created.slice(45)) await waitForGame(g.id, (v) => v.status === 'over');
+  const all = await call('GET', '/api/games?limit=500');
+  assert.ok(all.length > 2 * 25 && all.length < 500, `${all.length} games`);
+  const ids = (list) => list.map((g) => `#${g.id}`);
+  const shownIds = () => page.locator('[data-testid=games] tbody tr td:first-child').allTextContents();
+  const countText = () => page.locator('[data-testid=games-count]').textContent();
+
+  await page.goto(`${base}/#/games`);
+  await page.locator('[data-testid=games] tbody tr').first().waitFor();
+  assert.deepEqual(await shownIds(), ids(all.slice(0, 25)));
+  await page.waitForFunction((n) => document.querySelector('[data-testid=games-count]').textContent.includes(`of ${n}`), all.length);
+  assert.equal(await countText(), `1–25 of ${all.length} games`);
+  assert.ok(await page.locator('[data-testid=games-prev]').isDisabled());
+  // An unplayed game shows its 0 actions.
+  const unplayed = await page.locator(`tr[data-game="${created[44].id}"] td`).allTextContents();
+  assert.equal(unplayed[4], '0');
+  await shot('games-page-1');
+
+  await page.click('[data-testid=games-next]');
+  await page.waitForFunction(() => /page=2/.test(location.hash));
+  await page.waitForFunction((id) => document.querySelector('[data-testid=games] tbody td')?.textContent === id, `#${all[25].id}`);
+  assert.deepEqual(await shownIds(), ids(all.slice(25, 50)));
+  await page.waitForFunction((text) => document.querySelector('[data-testid=games-count]').textContent === text, `26–50 of ${all.length} games`);
+  // The last page, then back to the first.
+  const pages = Math.ceil(all.length / 25);
+  for (let p = 3; p <= pages; p++) {
+    await page.click('[data-testid=games-next]');
+    await page.waitForFunction((id) => document.querySelector('[data-testid=games] tbody td')?.textContent === id, `#${all[(p - 1) * 25].id}`);
+  }
+  assert.deepEqual(await shownIds(), ids(all.slice((pages - 1) * 25)));
+  assert.ok(await page.locator('[data-testid=games-next]').isDisabled());
+  await page.click('[data-testid=games-prev]');
+  await page.waitForFunction((id) => document.querySelector('[data-testid=games] tbody td')?.textContent === id, `#${all[(pages - 2) * 25].id}`);
+  await page.goBack();
+  await page.waitForFunction((id) => document.querySelector('[data-testid=games] tbody td')?.textContent === id, `#${all[(pages - 1) * 25].id}`);
+
+  // By game: only Pig games, counted, paged.
+  await page.locator('select[name=game]').selectOption('pig');
+  const pig = all.filter((g) => g.game === 'pig');
+  await page.waitForFunction(() => /game=pig/.test(location.hash) && !/page=[2-9]/.test(location.hash));
+  await page.waitForFunction((n) => document.querySelector('[data-testid=games-count]').textContent === `1–25 of ${n} games`, pig.length);
+  assert.deepEqual(await shownIds(), ids(pig.slice(0, 25)));
+  await page.click('[data-testid=games-next]');
+  await page.waitForFunction((id) => document.querySelector('[data-testid=games] tbody td')?.textContent === id, `#${pig[25].id}`);
+  assert.deepEqual(await shownIds(), ids(pig.slice(25, 50)));
+
+  // By status: the finished Connect Four games.
+  await page.locator('select[name=game]').selectOption('connect4');
+  await page.locator('select[name=status]').selectOption('over');
+  const finished = all.filter((g) => g.game === 'connect4' && g.status === 'over');
+  assert.ok(finished.length >= 8);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=games-count]').textContent === `1–${Math.min(25, n)} of ${n} games`, finished.length);
+  assert.deepEqual(await shownIds(), ids(finished.slice(0, 25)));
+  // Any game that is in progress: the unplayed Pig games among them.
+  await page.locator('select[name=game]').selectOption('');
+  await page.locator('select[name=status]').selectOption('playing');
+  const playing = all.filter((g) => g.status === 'playing');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=games-count]').textContent === `1–25 of ${n} games`, playing.length);
+  assert.deepEqual(await shownIds(), ids(playing.slice(0, 25)));
+  assert.ok(await page.locator('[data-testid=games] tbody .badge.live').count() === 25);
+  await shot('games-filtered');
+  // The filters are in the address: a reload keeps them.
+  await page.reload();
+  await page.locator('[data-testid=games] tbody tr').first().waitFor();
+  assert.equal(await page.locator('select[name=status]').inputValue(), 'playing');
+  assert.deepEqual(await shownIds(), ids(playing.slice(0, 25)));
+
+  // On a phone the page fits and still pages.
+  const phone = await context.newPage();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await phone.goto(`${base}/#/games`);
+  await phone.locator('[data-testid=games] tbody tr').first().waitFor();
+  const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no sideways scrolling (page is ${width}px wide)`);
+  await assertOnScreen(phone.locator('[data-testid=games-next]'), 'the Next button', 390, 844);
+  await shot('phone-games', phone);
+  await phone.close();
 });

@@ -23,7 +23,7 @@ const routes = [
     history.replaceState(null, '', `#/game/${id}`);
     return gamePage(main, Number(id));
   }],
-  [/^#\/games$/, 'games', () => gamesPage(main)],
+  [/^#\/games(?:\?(.*))?$/, 'games', (query) => gamesPage(main, query)],
   [/^#\/tests$/, 'tests', () => testsPage(main)],
   [/^#\/test\/(\d+)$/, 'tests', (id) => testPage(main, Number(id))],
 ];

@@ -1,6 +1,7 @@
 // Past games, automatic tests (series of AI-vs-AI games) and a test's live score table.
 import { h, clear, get, post, liveSocket, showError, ago, pct, sideLabel, seriesToken } from './ui.js';
 import { pageFor, titleOf } from './games/index.js';
+import { getCatalog } from './app.js';
 
 function resultText(g) {
   if (g.status === 'playing') return h('span.badge.live', 'in progress');
@@ -17,28 +18,123 @@ function playersText(g) {
   return g.sides.map((s) => (s.kind === 'ai' ? s.agent : 'Human')).join(' vs ');
 }
 
-export async function gamesPage(root) {
-  const games = await get('/api/games?limit=100');
-  const rows = games.map((g) => h('tr.link', {
-    dataset: { game: g.id },
-    onclick: () => { location.hash = `#/game/${g.id}`; },
-  },
-  h('td.num', `#${g.id}`),
-  h('td', h('strong', titleOf(g.game)), g.options ? h('div.muted.small.opt', g.options) : null),
-  h('td', playersText(g), g.series ? h('div.muted.small', `test #${g.series}`) : null),
-  h('td', resultText(g)),
-  h('td.num.hide-narrow', g.plies),
-  h('td.muted.hide-narrow', ago(g.updated))));
+const PAGE_SIZE = 25;
+const STATUSES = [['', 'Any status'], ['playing', 'In progress'], ['over', 'Finished'], ['aborted', 'Stopped']];
+
+/** The Games page's filters and page, as the address holds them: `#/games?game=gomoku&status=over&page=2`. */
+function readQuery(query) {
+  const q = new URLSearchParams(query || '');
+  const page = Math.floor(Number(q.get('page')));
+  return { game: q.get('game') || '', status: q.get('status') || '', page: page >= 1 ? page : 1 };
+}
+
+function gamesHash({ game, status, page }) {
+  const q = new URLSearchParams();
+  if (game) q.set('game', game);
+  if (status) q.set('status', status);
+  if (page > 1) q.set('page', String(page));
+  const text = q.toString();
+  return `#/games${text ? '?' + text : ''}`;
+}
+
+/** A page of the list and how many games pass the filters (the API's X-Total-Count). */
+async function listPage({ game, status }, limit, offset) {
+  const q = new URLSearchParams({ limit: String(limit), offset: String(offset) });
+  if (game) q.set('game', game);
+  if (status) q.set('status', status);
+  const res = await fetch(`/api/games?${q}`);
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
+  return { rows: data, total: Number(res.headers.get('x-total-count')) };
+}
+
+export async function gamesPage(root, query) {
+  const catalog = await getCatalog();
+  let filters = readQuery(query);
+  let asked = 0;
+
+  const gameSelect = h('select', { name: 'game', 'aria-label': 'Game' },
+    h('option', { value: '' }, 'All games'),
+    catalog.map((g) => h('option', { value: g.name }, titleOf(g.name))));
+  const statusSelect = h('select', { name: 'status', 'aria-label': 'Status' },
+    STATUSES.map(([value, label]) => h('option', { value }, label)));
+  const count = h('span.list-count', { dataset: { testid: 'games-count' } });
+  const pager = (top) => {
+    const prev = h('button.btn.small', { type: 'button', onclick: () => go({ ...filters, page: filters.page - 1 }) }, '‹ Previous');
+    const next = h('button.btn.small', { type: 'button', onclick: () => go({ ...filters, page: filters.page + 1 }) }, 'Next ›');
+    if (top) { prev.dataset.testid = 'games-prev'; next.dataset.testid = 'games-next'; }
+    return { el: h('div.pager', prev, next), prev, next };
+  };
+  const topPager = pager(true);
+  const bottomPager = pager(false);
+  const table = h('section.card', { style: { padding: '6px 8px', overflowX: 'auto' } });
+  const bottom = h('div.list-bottom', bottomPager.el);
+  const refilter = (change) => go({ ...filters, ...change, page: 1 });
+  gameSelect.addEventListener('change', () => refilter({ game: gameSelect.value }));
+  statusSelect.addEventListener('change', () => refilter({ status: statusSelect.value }));
+
   clear(root,
     h('div.page-head', h('div', h('h1', 'Games'), h('p', 'Every game played here, newest first. Open one to replay it or to go on playing.')),
       h('span.spacer'), h('a.btn.primary', { href: '#/' }, 'New game')),
-    h('section.card', { style: { padding: '6px 8px', overflowX: 'auto' } },
-      games.length
-        ? h('table.table', { dataset: { testid: 'games' } },
-          h('thead', h('tr', h('th', '#'), h('th', 'Game'), h('th', 'Players'), h('th', 'Result'), h('th.num.hide-narrow', 'Actions'), h('th.hide-narrow', 'When'))),
-          h('tbody', rows))
-        : h('div.empty', 'No games yet. ', h('a', { href: '#/' }, 'Start one.'))));
-  return { destroy() {} };
+    h('div.list-bar', gameSelect, statusSelect, h('span.spacer'), count, topPager.el),
+    table, bottom);
+
+  /** Another page or filter: a new entry in the history (Back returns), drawn in place. */
+  function go(next) {
+    filters = next;
+    history.pushState(null, '', gamesHash(filters));
+    load().catch(showError);
+  }
+
+  function rowOf(g) {
+    return h('tr.link', {
+      dataset: { game: g.id },
+      onclick: () => { location.hash = `#/game/${g.id}`; },
+    },
+    h('td.num', `#${g.id}`),
+    h('td', h('strong', titleOf(g.game)), g.options ? h('div.muted.small.opt', g.options) : null),
+    h('td', playersText(g), g.series ? h('div.muted.small', `test #${g.series}`) : null),
+    h('td', resultText(g)),
+    h('td.num.hide-narrow', g.plies),
+    h('td.muted.hide-narrow', ago(g.updated)));
+  }
+
+  function draw(rows, total) {
+    const from = (filters.page - 1) * PAGE_SIZE;
+    const noun = (n) => `game${n === 1 ? '' : 's'}`;
+    count.textContent = rows.length ? `${from + 1}–${from + rows.length} of ${total} ${noun(total)}` : `${total} ${noun(total)}`;
+    const more = from + rows.length < total;
+    for (const p of [topPager, bottomPager]) {
+      p.prev.disabled = filters.page <= 1;
+      p.next.disabled = !more;
+    }
+    bottom.classList.toggle('hidden', rows.length < 10);
+    const filtered = filters.game || filters.status;
+    clear(table, rows.length
+      ? h('table.table', { dataset: { testid: 'games' } },
+        h('thead', h('tr', h('th', '#'), h('th', 'Game'), h('th', 'Players'), h('th', 'Result'), h('th.num.hide-narrow', 'Actions'), h('th.hide-narrow', 'When'))),
+        h('tbody', rows.map(rowOf)))
+      : filters.page > 1 && total > 0
+        ? h('div.empty', 'No games on this page. ', h('a', { href: gamesHash({ ...filters, page: 1 }) }, 'First page'))
+        : filtered
+          ? h('div.empty', 'No games match. ', h('a', { href: '#/games' }, 'Show every game'))
+          : h('div.empty', 'No games yet. ', h('a', { href: '#/' }, 'Start one.')));
+  }
+
+  async function load() {
+    const ticket = ++asked;
+    gameSelect.value = filters.game;
+    statusSelect.value = filters.status;
+    const { rows, total } = await listPage(filters, PAGE_SIZE, (filters.page - 1) * PAGE_SIZE);
+    if (ticket === asked) draw(rows, total);
+  }
+
+  try {
+    await load();
+  } catch (err) {
+    showError(err);
+  }
+  return { destroy() { asked += 1; } };
 }
 
 function scoreSummary(s) {

@@ -58,16 +58,18 @@ export async function lobbyPage(root) {
   const optionsBox = h('div.options-grid');
   const modeBox = h('div.segmented.modes', { role: 'tablist' });
   const sidesBox = h('div.sides');
-  const startBar = h('div.start-bar');
+  const startBar = h('section.card.start-bar');
   const optionsError = h('div.small', { style: { color: 'var(--bad)' } });
 
   clear(root,
     h('div.page-head', h('div', h('h1', 'New game'), h('p', 'Pick a game, choose who plays, and start. Everything is saved as you play.'))),
     h('section.card', h('h3', 'Game'), h('div', { style: { marginTop: '12px' } }, picker)),
+    // Wide screens: the options with the Start button under them on the left, who plays on
+    // the right, so that Start shows without scrolling however many sides there are.
     h('div.lobby-grid',
-      h('section.card.stack', h('h3', 'Options'), optionsBox, optionsError, h('h3', 'Mode'), modeBox),
-      h('section.card.stack', h('h3', 'Players'), sidesBox)),
-    startBar);
+      h('section.card.stack.lobby-options', h('h3', 'Options'), optionsBox, optionsError),
+      h('section.card.stack.lobby-players', h('h3', 'Mode'), modeBox, h('h3', 'Players'), sidesBox),
+      startBar));
 
   const entry = () => catalog.find((g) => g.name === state.game);
   const optionValue = (opt) => state.options[state.game]?.[opt.name] ?? opt.default;
@@ -117,6 +119,9 @@ export async function lobbyPage(root) {
     const opts = entry().options;
     const menus = pageFor(state.game).optionChoices || {};
     clear(optionsBox, opts.length ? opts.map((o) => optionField(o, optionValue(o), (v) => {
+      // Redrawing removes the field being edited, which then fires 'change' again as it loses
+      // focus, from inside the redraw: that second, unchanged value must not redraw again.
+      if (String(optionValue(o)) === v) return;
       state.options[state.game] = { ...(state.options[state.game] || {}), [o.name]: v };
       refresh();
     }, menus[o.name])) : h('span.muted', 'This game has no options.'));

@@ -29,30 +29,34 @@ export async function gamePage(root, id) {
   let view = await get(`/api/games/${id}`);
   const page = pageFor(view.game);
   const seats = page.seats(view.num_players);
-  const format = (rec) => (page.formatAction ? page.formatAction(rec) : rec.action);
+  // How the record shows an action; the page may look at the game's other actions and options.
+  const format = (rec) => (page.formatAction ? page.formatAction(rec, { actions: view.actions, options: view.options }) : rec.action);
 
   const status = h('div.status-line', { dataset: { testid: 'status' } });
   const boardRoot = h('div', { style: { width: '100%', display: 'flex', justifyContent: 'center' } });
   const replayBox = h('div.replay.hidden');
   const players = h('div.players');
-  const thinking = h('div');
+  const thinking = h('section.card.ai-card');
   const controls = h('div.controls');
-  const hintBox = h('div.small', { dataset: { testid: 'hint-text' } });
+  const hintBox = h('div.hint-box', { dataset: { testid: 'hint-text' }, 'aria-live': 'polite' });
   const inviteBox = h('div.stack.small', { dataset: { testid: 'invite' } });
   const record = h('div.record', { dataset: { testid: 'record' } });
   const recordHead = h('div.row', h('h3', 'Record'), h('span.spacer'));
 
+  // Wide screens: the board on the left from the top of the page, the title and the panels on
+  // the right, the controls (and a hint under them) high up. Narrow ones: one column.
+  const boardCard = h('section.card.board-card', status, boardRoot, replayBox);
   clear(root,
-    h('div.page-head',
-      h('div', h('h1', titleOf(view.game)),
-        h('p', `Game #${view.id}${view.options ? ' · ' + view.options.replaceAll(',', ', ') : ''}`)),
-      h('span.spacer'),
-      h('a.btn', { href: '#/' }, 'New game')),
     h('div.game-layout',
-      h('section.card.board-card', status, boardRoot, replayBox),
-      h('aside.stack',
-        h('section.card.stack', h('h3', 'Players'), players, thinking),
+      h('div.game-head',
+        h('h1', titleOf(view.game)),
+        h('a.btn.small', { href: '#/' }, 'New game'),
+        h('p', `Game #${view.id}${view.options ? ' · ' + view.options.replaceAll(',', ', ') : ''}`)),
+      boardCard,
+      h('aside.stack.game-aside',
+        h('section.card.stack', h('h3', 'Players'), players),
         h('section.card.stack', h('h3', 'Controls'), controls, hintBox, inviteBox),
+        thinking,
         h('section.card.stack', recordHead, record))));
 
   // What this browser may do: the seats whose tokens it holds, and the game's owner token
@@ -252,7 +256,7 @@ export async function gamePage(root, id) {
       return;
     }
     const chance = hint.info && hint.info.win_probability != null ? ` · ${pct(hint.info.win_probability, 0)} to win` : '';
-    clear(hintBox, `Hint from ${hint.agent}: ${format({ action: hint.action, player: hint.player })}${chance}`);
+    clear(hintBox, `Hint from ${hint.agent}: `, h('strong', format({ action: hint.action, player: hint.player, ply: hint.ply })), chance);
   }
 
   async function rematch(swap) {
@@ -332,7 +336,6 @@ export async function gamePage(root, id) {
       }
     }
     if (view.series !== null) buttons.push(h('a.btn', { href: `#/test/${view.series}` }, `Back to test #${view.series}`));
-    buttons.push(h('a.btn', { href: `/api/games/${id}/record`, download: `ply-game-${id}.json`, dataset: { testid: 'download' } }, 'Download JSON'));
     clear(controls, buttons);
     drawHint();
   }
@@ -340,20 +343,23 @@ export async function gamePage(root, id) {
   function drawRecord(at) {
     const upto = at ?? view.actions.length;
     const items = view.actions.map((rec, i) => {
-      const cls = [rec.by === 'chance' ? 'chance' : '', i === upto - 1 ? 'current' : ''].filter(Boolean).join('.');
+      const text = format(rec);
+      // A long entry (EinStein's arrangements) takes two columns.
+      const cls = [rec.by === 'chance' ? 'chance' : '', i === upto - 1 ? 'current' : '', text.length > 8 ? 'wide' : ''].filter(Boolean).join('.');
       const dot = rec.player !== null && rec.player !== undefined && seats[rec.player]
         ? h('span.dot', { style: { background: seats[rec.player].color, width: '9px', height: '9px' } }) : null;
       return h(`li${cls ? '.' + cls : ''}`, {
         title: `${rec.action} · ${rec.by}${rec.info && rec.info.win_probability != null ? ` · ${pct(rec.info.win_probability, 0)}` : ''}`,
         onclick: () => { if (fullRecord) showReplay(i + 1); },
-      }, h('span.n', i + 1), dot, format(rec));
+      }, h('span.n', i + 1), dot, text);
     });
     const list = h('ol', items.length ? items : h('li.chance', 'No moves yet'));
     clear(record, list);
     const current = list.querySelector('.current');
     if (current && at === null) record.scrollTop = record.scrollHeight;
     else if (current) current.scrollIntoView({ block: 'nearest' });
-    clear(recordHead, h('h3', 'Record'), h('span.spacer'), h('span.muted.small', `${view.actions.length} actions`));
+    clear(recordHead, h('h3', 'Record'), h('span.spacer'), h('span.muted.small', `${view.actions.length} actions`),
+      h('a.btn.small', { href: `/api/games/${id}/record`, download: `ply-game-${id}.json`, dataset: { testid: 'download' } }, 'Download JSON'));
   }
 
   function showReplay(at) {
@@ -376,6 +382,7 @@ export async function gamePage(root, id) {
   async function drawReplay() {
     const over = view.status !== 'playing';
     replayBox.classList.toggle('hidden', !over);
+    boardCard.classList.toggle('replaying', over);
     if (!over) { fullRecord = null; replayAt = null; return; }
     if (!fullRecord || fullRecord.positions.length !== view.actions.length + 1) {
       fullRecord = await get(`/api/games/${id}/record`);
@@ -384,10 +391,10 @@ export async function gamePage(root, id) {
     const step = (d) => showReplay((replayAt ?? n) + d);
     clear(replayBox,
       h('div.row', h('h3', 'Replay'), h('span.spacer'), h('span.replay-label.muted.small')),
-      h('input', { type: 'range', min: 0, max: n, value: replayAt ?? n, dataset: { testid: 'replay' }, oninput: (e) => showReplay(Number(e.target.value)) }),
-      h('div.row',
+      h('div.replay-bar',
         h('button.btn.small', { onclick: () => showReplay(0), 'aria-label': 'Start' }, icon('start')),
         h('button.btn.small', { onclick: () => step(-1), 'aria-label': 'Back' }, icon('back')),
+        h('input', { type: 'range', min: 0, max: n, value: replayAt ?? n, dataset: { testid: 'replay' }, 'aria-label': 'Position', oninput: (e) => showReplay(Number(e.target.value)) }),
         h('button.btn.small', { onclick: () => step(1), 'aria-label': 'Forward' }, icon('forward')),
         h('button.btn.small', { onclick: () => showReplay(n), 'aria-label': 'End' }, icon('end'))));
     replayBox.querySelector('.replay-label').textContent = `Position after ${replayAt ?? n} of ${n} actions`;

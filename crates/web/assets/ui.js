@@ -1,6 +1,7 @@
 // Small helpers shared by every page: building elements, calling the API, live sockets, toasts.
 
-/** h('div.card#id', {onclick, dataset...}, ...children): an element. */
+/** h('div.card#id', {onclick, dataset...}, ...children): an element. The attributes may be left
+ * out: a second argument that is not a plain object (text, a number, a node, an array) is a child. */
 export function h(spec, attrs, ...children) {
   const [, tag = 'div', rest = ''] = spec.match(/^([a-z0-9-]*)(.*)$/i);
   const el = document.createElement(tag || 'div');
@@ -8,7 +9,8 @@ export function h(spec, attrs, ...children) {
     if (part[0] === '.') el.classList.add(part.slice(1));
     else el.id = part.slice(1);
   }
-  if (attrs && (typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs))) {
+  // Anything but a plain object is a child, falsy values too: h('td', 0) shows 0.
+  if (attrs !== undefined && attrs !== null && (typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs))) {
     children.unshift(attrs);
     attrs = null;
   }

@@ -23,8 +23,9 @@ use crate::app::{App, NewGame};
 use crate::auth::{Tokens, bearer};
 use crate::guard::{self, HostPolicy};
 use crate::live::{GameHandle, Live, lock};
-use crate::model::{ApiError, ApiResult, Side};
+use crate::model::{ApiError, ApiResult, Side, Status};
 use crate::series;
+use crate::store::GameFilter;
 use crate::{assets, hint};
 
 /// Requests carry a move or a few settings; nothing legitimate comes near this.
@@ -178,13 +179,27 @@ struct ListQuery {
     limit: Option<i64>,
     offset: Option<i64>,
     game: Option<String>,
+    status: Option<String>,
     series: Option<i64>,
 }
 
-async fn list_games(State(app): AppState, Query(q): Query<ListQuery>) -> ApiResult<Json<Value>> {
+/// A page of the list, and in `X-Total-Count` how many games pass the filter.
+async fn list_games(State(app): AppState, Query(q): Query<ListQuery>) -> ApiResult<Response> {
     let limit = q.limit.unwrap_or(50).clamp(1, 500);
+    let status = match q.status.as_deref().filter(|s| !s.is_empty()) {
+        None => None,
+        Some(text @ ("playing" | "over" | "aborted")) => Some(Status::parse(text)),
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "status must be playing, over or aborted, got '{other}'"
+            )));
+        }
+    };
+    let filter = GameFilter { game: q.game.filter(|g| !g.is_empty()), status, series: q.series };
     blocking(move || {
-        Ok(Json(app.game_list(limit, q.offset.unwrap_or(0).max(0), q.game.as_deref(), q.series)?))
+        let total = app.store.count_games(&filter)?;
+        let page = app.game_list(limit, q.offset.unwrap_or(0).max(0), &filter)?;
+        Ok(([("x-total-count", total.to_string())], Json(page)).into_response())
     })
     .await
 }

@@ -21,7 +21,7 @@ use crate::model::{
     ApiError, ApiResult, DEFAULT_TIME_MS, MAX_DELAY_MS, MAX_TIME_MS, Settings, Side, SideKind, Status, now_ms,
 };
 use crate::series::SeriesRun;
-use crate::store::{Store, StoredGame};
+use crate::store::{GameFilter, Store, StoredGame};
 
 struct Slot {
     handle: GameHandle,
@@ -256,14 +256,8 @@ impl App {
         })
     }
 
-    pub fn game_list(
-        &self,
-        limit: i64,
-        offset: i64,
-        game: Option<&str>,
-        series: Option<i64>,
-    ) -> ApiResult<Value> {
-        let rows = self.store.list_games(limit, offset, game, series)?;
+    pub fn game_list(&self, limit: i64, offset: i64, filter: &GameFilter) -> ApiResult<Value> {
+        let rows = self.store.list_games(limit, offset, filter)?;
         Ok(Value::Array(
             rows.into_iter()
                 .map(|g| {

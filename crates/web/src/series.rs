@@ -14,6 +14,7 @@ use crate::app::{App, NewGame};
 use crate::auth::{new_token, refused, same};
 use crate::live::lock;
 use crate::model::{ApiError, ApiResult, Side, Status, now_ms};
+use crate::store::GameFilter;
 
 pub const MAX_SERIES_GAMES: u32 = 10_000;
 
@@ -308,7 +309,8 @@ pub fn list(app: &App) -> ApiResult<Value> {
 }
 
 fn stored_view(app: &App, s: &crate::store::StoredSeries) -> ApiResult<Value> {
-    let games = app.store.list_games(i64::from(MAX_SERIES_GAMES), 0, None, Some(s.id))?;
+    let filter = GameFilter { series: Some(s.id), ..GameFilter::default() };
+    let games = app.store.list_games(i64::from(MAX_SERIES_GAMES), 0, &filter)?;
     let outcomes: Vec<Outcome> = games
         .iter()
         .enumerate()

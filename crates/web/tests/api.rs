@@ -340,3 +340,30 @@ async fn hints_suggest_a_legal_move_without_playing_it() {
         "{err}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_list_pages_filters_and_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    let human = json!({"kind": "human"});
+    let mut ids = Vec::new();
+    for game in ["connect4", "connect4", "connect4", "einstein"] {
+        ids.push(new_game(&app, json!({"game": game, "sides": [human, human]})).await);
+    }
+    let abort = format!("/api/games/{}/abort", ids[0]["id"]);
+    let (status, _) = post_as(&app, &abort, json!({}), &owner(&ids[0])).await;
+    assert_eq!(status, StatusCode::OK);
+
+    let (page, total) = get_page(&app, "/api/games?game=connect4&limit=2").await;
+    assert_eq!((page.as_array().unwrap().len(), total), (2, 3));
+    assert_eq!(page[0]["id"], ids[2]["id"], "newest first");
+    let (page, total) = get_page(&app, "/api/games?game=connect4&limit=2&offset=2").await;
+    assert_eq!((page.as_array().unwrap().len(), total), (1, 3));
+    let (page, total) = get_page(&app, "/api/games?status=aborted").await;
+    assert_eq!((page[0]["id"].clone(), total), (ids[0]["id"].clone(), 1));
+    let (_, total) = get_page(&app, "/api/games?status=playing&game=connect4").await;
+    assert_eq!(total, 2);
+    let (status, err) = call(&app, "GET", "/api/games?status=won", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&err).contains("playing, over or aborted"), "{err}");
+}

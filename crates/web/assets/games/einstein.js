@@ -33,6 +33,38 @@ function shuffled() {
   return a;
 }
 
+// The die's faces as characters: ⚀ (U+2680) for 1 to ⚅ (U+2685) for 6.
+const dieChar = (value) => String.fromCodePoint(0x2680 + value - 1);
+
+/** An arrangement's cubes (`setup:` digits) as they stand on the board: the side's home rows
+ * from the top, each read left to right, separated by `/` as in the position notation. Red's
+ * `123456` is `123/45/6`, blue's `6/54/321`. */
+export function arrangementRows(digits, side) {
+  const rows = [];
+  HOME[side].forEach(([r, c], i) => rows.push({ r, c, n: digits[i] }));
+  rows.sort((a, b) => a.r - b.r || a.c - b.c);
+  const out = [];
+  for (const { r, n } of rows) {
+    if (out.length && out[out.length - 1].r === r) out[out.length - 1].text += n;
+    else out.push({ r, text: n });
+  }
+  return out.map((row) => row.text).join('/');
+}
+
+/** Which side an arrangement is for: its player when chosen; when drawn by chance, counted from
+ * the arrangements before it (`game.actions` up to `record.ply`): the starter of each game of a
+ * match arranges first, and starters alternate from the `first` option. Null if unknown. */
+function arrangerOf(record, game) {
+  if (record.player === 0 || record.player === 1) return record.player === 0 ? 'red' : 'blue';
+  if (!game || !game.actions) return null;
+  const upto = Math.min(record.ply ?? game.actions.length, game.actions.length);
+  let before = 0;
+  for (let i = 0; i < upto; i++) if (game.actions[i].action.startsWith('setup:')) before += 1;
+  const first = /(^|,)first=blue(,|$)/.test(game.options || '') ? 1 : 0;
+  const starter = first ^ (Math.floor(before / 2) % 2);
+  return (before % 2 ? starter ^ 1 : starter) === 0 ? 'red' : 'blue';
+}
+
 function dieFace(value) {
   const face = h('div.es-die-face');
   for (let i = 0; i < 9; i++) face.append(h('span', { class: PIPS[value] && PIPS[value].includes(i) ? 'pip' : '' }));
@@ -45,11 +77,17 @@ export default {
   seats: () => [{ name: 'Red', color: RED }, { name: 'Blue', color: BLUE }],
   // Expectimax with the value network is the strongest player (54% against mcts at 50 ms).
   defaultAgent: 'expectimax',
-  formatAction(record) {
+  formatAction(record, game) {
     const m = parseMove(record.action);
     if (m) return `${m.cube}${ARROWS[m.dir]}`;
-    if (record.action.startsWith('setup:')) return 'setup';
-    return `⚄ ${record.action}`;
+    const setup = /^setup:([1-6]{6})$/.exec(record.action);
+    if (setup) {
+      const side = arrangerOf(record, game);
+      if (!side) return `setup ${setup[1]}`;
+      return `${side === 'red' ? 'Red' : 'Blue'} ${arrangementRows(setup[1], side)}`;
+    }
+    const roll = /^[1-6]$/.exec(record.action);
+    return roll ? `${dieChar(Number(roll[0]))} ${roll[0]}` : record.action;
   },
   thumb() {
     return [h('span.cube.red.mini', '3'), h('span.cube.blue.mini', '5'), dieFace(6)];

@@ -9,6 +9,7 @@ mod schema;
 use std::path::Path;
 use std::sync::Mutex;
 
+use rusqlite::types::Value as SqlValue;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
@@ -61,6 +62,38 @@ pub struct StoredSeries {
     pub created: i64,
     pub updated: i64,
     pub token: Option<String>,
+}
+
+/// Which games a list shows; `None` lets everything through.
+#[derive(Clone, Debug, Default)]
+pub struct GameFilter {
+    pub game: Option<String>,
+    pub status: Option<Status>,
+    pub series: Option<i64>,
+}
+
+/// The filter's condition on `games g`, with its values as the named parameters of
+/// [`GameFilter::params`].
+const FILTER: &str = "(:game IS NULL OR g.game = :game) AND (:series IS NULL OR g.series_id = :series)
+    AND (:status IS NULL OR g.status = :status)";
+
+impl GameFilter {
+    /// The filter's parameters and `extra` ones, by name.
+    fn values(&self, extra: &[(&'static str, i64)]) -> Vec<(&'static str, SqlValue)> {
+        let text = |t: Option<&str>| t.map_or(SqlValue::Null, |t| SqlValue::Text(t.to_string()));
+        let mut values = vec![
+            (":game", text(self.game.as_deref())),
+            (":series", self.series.map_or(SqlValue::Null, SqlValue::Integer)),
+            (":status", text(self.status.map(Status::as_str))),
+        ];
+        values.extend(extra.iter().map(|&(name, v)| (name, SqlValue::Integer(v))));
+        values
+    }
+}
+
+/// Named parameters as rusqlite takes them.
+fn named<'a>(values: &'a [(&'static str, SqlValue)]) -> Vec<(&'static str, &'a dyn rusqlite::ToSql)> {
+    values.iter().map(|(name, value)| (*name, value as &dyn rusqlite::ToSql)).collect()
 }
 
 pub type DbResult<T> = Result<T, rusqlite::Error>;
@@ -217,25 +250,20 @@ impl Store {
         }))
     }
 
-    /// Newest first. `series`: only that series' games, in series order.
-    pub fn list_games(
-        &self,
-        limit: i64,
-        offset: i64,
-        game: Option<&str>,
-        series: Option<i64>,
-    ) -> DbResult<Vec<GameSummary>> {
+    /// Newest first; a series' games in series order.
+    pub fn list_games(&self, limit: i64, offset: i64, filter: &GameFilter) -> DbResult<Vec<GameSummary>> {
         let conn = self.conn();
-        let order = if series.is_some() { "g.series_index ASC" } else { "g.id DESC" };
+        let order = if filter.series.is_some() { "g.series_index ASC" } else { "g.id DESC" };
         let sql = format!(
             "SELECT g.id, g.settings, g.status, g.result, g.created, g.updated, g.series_id,
                     (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id)
              FROM games g
-             WHERE (?3 IS NULL OR g.game = ?3) AND (?4 IS NULL OR g.series_id = ?4)
-             ORDER BY {order} LIMIT ?1 OFFSET ?2"
+             WHERE {FILTER}
+             ORDER BY {order} LIMIT :limit OFFSET :offset"
         );
         let mut stmt = conn.prepare(&sql)?;
-        let rows = stmt.query_map(params![limit, offset, game, series], |r| {
+        let values = filter.values(&[(":limit", limit), (":offset", offset)]);
+        let rows = stmt.query_map(&*named(&values), |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
@@ -262,6 +290,16 @@ impl Store {
             });
         }
         Ok(out)
+    }
+
+    /// How many games pass `filter`.
+    pub fn count_games(&self, filter: &GameFilter) -> DbResult<i64> {
+        let values = filter.values(&[]);
+        self.conn().query_row(
+            &format!("SELECT COUNT(*) FROM games g WHERE {FILTER}"),
+            &*named(&values),
+            |r| r.get(0),
+        )
     }
 
     pub fn insert_series(

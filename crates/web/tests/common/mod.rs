@@ -111,3 +111,13 @@ pub async fn send(app: &Router, request: Request<Body>) -> (StatusCode, Value) {
         .unwrap_or_else(|_| panic!("not JSON: {}", String::from_utf8_lossy(&bytes)));
     (status, value)
 }
+
+/// A page of a list and its `X-Total-Count`.
+pub async fn get_page(app: &Router, path: &str) -> (Value, i64) {
+    let request = Request::builder().uri(path).body(Body::empty()).unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "GET {path}");
+    let total = response.headers()["x-total-count"].to_str().unwrap().parse().unwrap();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (serde_json::from_slice(&bytes).unwrap(), total)
+}
