@@ -86,7 +86,8 @@ pub struct Board {
     cells: Box<[u8; CELLS]>,
     moves: Vec<Point>,
     hash: u64,
-    /// The colour that made five, if any.
+    /// The colour that made five, if any; or white, when black is to move under renju with
+    /// only forbidden points left (see [`Board::black_has_only_forbidden_points`]).
     winner: Option<u8>,
 }
 
@@ -200,7 +201,33 @@ impl Board {
         self.moves.push(p);
         if self.makes_five(p, color) {
             self.winner = Some(color);
+        } else {
+            self.end_if_black_is_stuck();
         }
+    }
+
+    /// Renju can leave black, to move, with every empty point forbidden. A forbidden point is
+    /// an illegal move, which the Gomocup managers score as black's loss; with nothing else to
+    /// play, black has lost (docs/gomoku.md, renju). The game ends here rather than go on as a
+    /// position with no legal move.
+    fn end_if_black_is_stuck(&mut self) {
+        if self.rule == Rule::Renju
+            && self.winner.is_none()
+            && self.to_move() == BLACK
+            && !self.is_full()
+            && self.points().all(|q| self.cells[q as usize] != EMPTY || crate::renju::is_forbidden(self, q))
+        {
+            self.winner = Some(WHITE);
+        }
+    }
+
+    /// Whether the game ended with black to move under renju and only forbidden points left
+    /// (white won without five in a row).
+    pub fn black_has_only_forbidden_points(&self) -> bool {
+        self.rule == Rule::Renju
+            && self.winner == Some(WHITE)
+            && self.to_move() == BLACK
+            && !self.moves.iter().any(|&p| self.cells[p as usize] == WHITE && self.makes_five(p, WHITE))
     }
 
     /// Takes back the last stone.
@@ -257,6 +284,7 @@ impl Board {
             (false, true) if last == WHITE => Some(WHITE),
             _ => return Err("the side to move already has five in a row".into()),
         };
+        board.end_if_black_is_stuck();
         Ok(board)
     }
 

@@ -59,6 +59,39 @@ fn renju_forbidden_points_are_not_legal_for_black_only() {
     assert!(f.actions().contains(&j8));
 }
 
+/// 5×5 renju, black to move: each empty point (d2, a5, d5) would make two fours.
+const ONLY_FORBIDDEN: &str = "e5 b1 b5 a1 a4 b2 d4 a2 b4 c4 c5 e3 d1 e2 c3 c2 d3 e4 c1 a3 e1 b3";
+
+#[test]
+fn renju_black_with_only_forbidden_points_has_lost() {
+    let b = play("size=5,rule=renju", ONLY_FORBIDDEN);
+    assert!(b.points().all(|p| b.at(p) != 0 || is_forbidden(&b, p)));
+    assert_eq!(b.turn(), Turn::Over);
+    assert!(b.actions().is_empty());
+    assert_eq!(b.winner(), Some(WHITE));
+    assert_eq!(b.returns().as_slice(), &[0.0, 1.0]);
+    assert_eq!(b.to_json()["winner"], "white");
+    assert!(b.clone().play_text("d2").is_err());
+    // The same stones as a diagram, and with white's last stone taken back.
+    let diagram = b.state_from_json(&serde_json::json!({"rows": b.to_json()["rows"]})).unwrap();
+    assert_eq!(diagram.winner(), Some(WHITE));
+    let mut before = b.clone();
+    before.undo(*b.moves().last().unwrap());
+    assert!(!before.is_over() && before.winner().is_none());
+    // Without renju black plays on.
+    assert_eq!(play("size=5", ONLY_FORBIDDEN).turn(), Turn::Player(0));
+}
+
+#[test]
+fn the_engine_asked_about_a_finished_game_answers_without_panicking() {
+    use ply_core::{Agent, Budget, Limits};
+    let b = play("size=5,rule=renju", ONLY_FORBIDDEN);
+    let mut engine =
+        ply_gomoku::EnginePlayer::new(ply_gomoku::EngineConfig { tt_bits: 10, ..Default::default() });
+    let decision = engine.choose(&b, &Limits::new(Budget::iterations(1000)), &mut |_| {});
+    assert!(!b.is_legal(decision.action), "nothing is legal once the game is over");
+}
+
 #[test]
 fn move_counts() {
     let b = game("");
