@@ -235,6 +235,38 @@ fn tune_evolves_weights_and_rejects_agents_without_them() {
 }
 
 #[test]
+fn tune_reports_a_failed_game_and_bad_bounds_as_errors() {
+    let small = [
+        "--population",
+        "4",
+        "--tournaments",
+        "1",
+        "--tournament-size",
+        "4",
+        "--selected",
+        "1",
+        "--children",
+        "1",
+        "--mutants",
+        "1",
+        "--generations",
+        "1",
+        "--iters",
+        "50",
+    ];
+    // c=0 (the lowest weight) is accepted before the games; mcts refuses c above 100 in them.
+    let failing: &[&str] = &["tune", "connect4", "mcts", "--param", "c", "--weights", "1", "--max", "200"];
+    let (ok, _, err) = ply(&[failing, &small].concat());
+    assert!(!ok && err.contains("tuning game failed") && err.contains("between 0 and 100"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for bounds in [&["--max", "inf"][..], &["--min", "-1e308", "--max", "1e308"]] {
+        let args: &[&str] = &["tune", "connect4", "alphabeta:depth=1", "--weights", "2"];
+        let (ok, _, err) = ply(&[args, bounds, &small].concat());
+        assert!(!ok && err.contains("finite") && !err.contains("panicked"), "{bounds:?}: {err}");
+    }
+}
+
+#[test]
 fn einstein_engine_drives_dice_and_refuses_bad_input() {
     let out = engine(
         "einstein",
