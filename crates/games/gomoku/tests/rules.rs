@@ -123,6 +123,31 @@ fn notation_in_both_forms() {
 }
 
 #[test]
+fn a_diagram_is_read_with_an_order_of_play_that_replays() {
+    let rows = |rows: &[&str]| serde_json::json!({ "rows": rows });
+    // Found by fuzzing: black's five is on the diagonal c2-g6; put down in row order, black's
+    // stones made five before the last one, and the printed moves did not read back.
+    let b = game("size=7");
+    let won = ["xooxoox", "ooxoxxx", "oxxxo.o", "x..xxxx", ".oooxxx", "xooooxx", "oxooxoo"];
+    let diagram = b.state_from_json(&rows(&won)).unwrap();
+    assert_eq!(diagram.winner(), Some(BLACK));
+    assert_eq!(b.parse_state(&diagram.to_text()).unwrap(), diagram);
+    // Standard: six in a row wins nothing, but five on the way to it would have.
+    let b = game("size=9,rule=standard");
+    let six = ["xxxxxx...", ".........", "o.o.o.o..", ".........", "o.o......"];
+    let six: Vec<&str> = six.iter().copied().chain(std::iter::repeat_n(".........", 4)).collect();
+    let diagram = b.state_from_json(&rows(&six)).unwrap();
+    assert_eq!((diagram.winner(), diagram.turn()), (None, Turn::Player(0)));
+    assert_eq!(b.parse_state(&diagram.to_text()).unwrap(), diagram);
+    // Two fives of black: the game would have ended at the first.
+    let b = game("size=9");
+    let two = ["xxxxx....", ".........", "xxxxx....", ".........", "o.o.o.o.o", "o.o.o....", "o........"];
+    let two: Vec<&str> = two.iter().copied().chain(std::iter::repeat_n(".........", 2)).collect();
+    let err = b.state_from_json(&rows(&two)).unwrap_err().to_string();
+    assert!(err.contains("order of play"), "{err}");
+}
+
+#[test]
 fn bad_input_is_refused_with_reasons() {
     let b = game("");
     let cases = [
