@@ -94,6 +94,11 @@ impl Brain {
         &self.settings
     }
 
+    /// The position as the brain sees it, once a game is started.
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
     /// Handles one line; `more` supplies the following lines for BOARD. Returns the reply lines.
     pub fn handle(&mut self, line: &str, more: &mut dyn FnMut() -> Option<String>) -> Vec<String> {
         let line = line.trim();
