@@ -148,6 +148,31 @@ fn a_diagram_is_read_with_an_order_of_play_that_replays() {
 }
 
 #[test]
+fn random_openings_go_on_when_the_centre_is_full() {
+    // `ply match gomoku ... --openings 100` hung: opening stones were drawn from the 7x7 centre
+    // until one was free, and a game can fill it without a five. This fill has no line longer
+    // than two in any direction.
+    let colour = |x: usize, y: usize| if (x + 2 * y) % 4 < 2 { 'x' } else { 'o' };
+    let mut rows: Vec<String> = (0..15)
+        .map(|y| {
+            (0..15)
+                .map(|x| if (4..=10).contains(&x) && (4..=10).contains(&y) { colour(x, y) } else { '.' })
+                .collect()
+        })
+        .collect();
+    let count = |c: char| rows.iter().map(|r| r.matches(c).count()).sum::<usize>();
+    if count('o') > count('x') {
+        rows = rows.iter().map(|r| r.replace('x', "t").replace('o', "x").replace('t', "o")).collect();
+    }
+    let b = game("").state_from_json(&serde_json::json!({ "rows": rows })).unwrap();
+    assert!(!b.is_over() && b.moves().len() == 49);
+    let mut rng = rng_from_seed(5);
+    for _ in 0..20 {
+        assert!(b.is_legal(b.opening_action(&mut rng)));
+    }
+}
+
+#[test]
 fn bad_input_is_refused_with_reasons() {
     let b = game("");
     let cases = [
