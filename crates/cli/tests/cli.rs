@@ -54,13 +54,14 @@ fn table_output_and_records() {
 
 #[test]
 fn bad_arguments_get_clear_errors() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["match", "chess", "a", "b"], "unknown game 'chess'; Ply has: connect4, pig"),
         (&["match", "connect4", "alphabet", "random"], "valid: alphabeta, mcts, random"),
         (&["match", "connect4", "mcts:c=two", "random"], "parameter c must be"),
         (&["match", "connect4", "mcts", "random", "--games", "0"], "--games must be at least 1"),
         (&["match", "pig", "mcts", "random", "-o", "players=1"], "between 2 and 6"),
         (&["sprt", "connect4", "mcts", "random", "--elo0", "5", "--elo1", "5"], "--elo1 must be greater"),
+        (&["sprt", "connect4", "random", "random", "--elo0", "NaN", "--iters", "1"], "must be finite"),
         (&["perft", "connect4", "2", "--position", "xx"], "rows"),
     ];
     for (args, expected) in cases {
