@@ -91,7 +91,7 @@ pub fn replace_json_value(json: &Value, at: usize, with: Value) -> Value {
 }
 
 /// One drawn fuzz case for [`fuzz_states`], [`fuzz_json_states`] and [`fuzz_actions`]
-/// ([`strategy::draws`] draws them).
+/// (`strategy::draws` draws them, with the `fuzz` feature).
 #[derive(Clone, Debug)]
 pub struct Draw {
     /// Seeds the random game that gives the position.
