@@ -41,7 +41,7 @@ pub fn run_tune<G: GameDef>(
             state.num_players()
         )));
     }
-    let play = |a: &[f64], b: &[f64], seed: u64| -> f64 {
+    let play = |a: &[f64], b: &[f64], seed: u64| -> Result<f64, String> {
         let specs = [with_weights(spec, param, a), with_weights(spec, param, b)];
         let a_first = seed.is_multiple_of(2);
         let seats =
@@ -54,11 +54,11 @@ pub fn run_tune<G: GameDef>(
             budget: options.budget,
             openings: None,
         };
-        match play_game::<G>(&setup) {
-            Ok(record) => record.returns[if a_first { 0 } else { 1 }],
-            // Weights in range were accepted above; a failure here is a bug, not bad input.
-            Err(e) => panic!("tuning game failed: {e}"),
-        }
+        // Only the lowest weights were tried above: others may still be refused (an agent's
+        // parameter range inside --min..--max), or an agent may fail in play.
+        let record = play_game::<G>(&setup)
+            .map_err(|e| format!("a tuning game failed ({} against {}): {e}", specs[0], specs[1]))?;
+        Ok(record.returns[if a_first { 0 } else { 1 }])
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))

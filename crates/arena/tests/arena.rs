@@ -136,3 +136,27 @@ fn opening_moves_can_be_set_per_run() {
     assert_eq!(report.records[0].actions[..5], report.records[1].actions[..5]);
     assert_ne!(report.records[0].actions[..5], report.records[2].actions[..5]);
 }
+
+#[test]
+fn a_tuning_game_that_fails_is_an_error() {
+    use ply_search::genetic::GeneticConfig;
+    let config = GeneticConfig {
+        population: 4,
+        weights: 1,
+        min_weight: 0.0,
+        max_weight: 200.0,
+        tournaments: 1,
+        tournament_size: 4,
+        selected_per_tournament: 1,
+        children: 1,
+        mutants: 1,
+        generations: 1,
+        seed: 1,
+    };
+    // mcts takes c up to 100: the probe at c=0 passes, games with a larger c cannot be set up.
+    let err = entry::<Connect4>()
+        .tune(&spec("mcts"), "c", &config, &options(1, 1, 2, ""), &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("tuning game failed") && err.contains("between 0 and 100"), "{err}");
+}

@@ -316,6 +316,10 @@ fn run(cli: Cli) -> Result<()> {
             if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
                 bail!("--alpha and --beta must lie strictly between 0 and 0.5");
             }
+            // NaN would pass the comparison below and give a test that never decides.
+            if !(elo0.is_finite() && elo1.is_finite()) {
+                bail!("--elo0 and --elo1 must be finite numbers");
+            }
             if elo1 <= elo0 {
                 bail!("--elo1 must be greater than --elo0");
             }

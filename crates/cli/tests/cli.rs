@@ -54,13 +54,14 @@ fn table_output_and_records() {
 
 #[test]
 fn bad_arguments_get_clear_errors() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["match", "chess", "a", "b"], "unknown game 'chess'; Ply has: connect4, pig"),
         (&["match", "connect4", "alphabet", "random"], "valid: alphabeta, mcts, random"),
         (&["match", "connect4", "mcts:c=two", "random"], "parameter c must be"),
         (&["match", "connect4", "mcts", "random", "--games", "0"], "--games must be at least 1"),
         (&["match", "pig", "mcts", "random", "-o", "players=1"], "between 2 and 6"),
         (&["sprt", "connect4", "mcts", "random", "--elo0", "5", "--elo1", "5"], "--elo1 must be greater"),
+        (&["sprt", "connect4", "random", "random", "--elo0", "NaN", "--iters", "1"], "must be finite"),
         (&["perft", "connect4", "2", "--position", "xx"], "rows"),
     ];
     for (args, expected) in cases {
@@ -232,6 +233,38 @@ fn tune_evolves_weights_and_rejects_agents_without_them() {
     assert!(!ok && err.contains("no parameter 'weights'"), "{err}");
     let (ok, _, err) = ply(&["tune", "connect4", "alphabeta", "--weights", "3"]);
     assert!(!ok && err.contains("2 numbers"), "{err}");
+}
+
+#[test]
+fn tune_reports_a_failed_game_and_bad_bounds_as_errors() {
+    let small = [
+        "--population",
+        "4",
+        "--tournaments",
+        "1",
+        "--tournament-size",
+        "4",
+        "--selected",
+        "1",
+        "--children",
+        "1",
+        "--mutants",
+        "1",
+        "--generations",
+        "1",
+        "--iters",
+        "50",
+    ];
+    // c=0 (the lowest weight) is accepted before the games; mcts refuses c above 100 in them.
+    let failing: &[&str] = &["tune", "connect4", "mcts", "--param", "c", "--weights", "1", "--max", "200"];
+    let (ok, _, err) = ply(&[failing, &small].concat());
+    assert!(!ok && err.contains("tuning game failed") && err.contains("between 0 and 100"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for bounds in [&["--max", "inf"][..], &["--min", "-1e308", "--max", "1e308"]] {
+        let args: &[&str] = &["tune", "connect4", "alphabeta:depth=1", "--weights", "2"];
+        let (ok, _, err) = ply(&[args, bounds, &small].concat());
+        assert!(!ok && err.contains("finite") && !err.contains("panicked"), "{bounds:?}: {err}");
+    }
 }
 
 #[test]

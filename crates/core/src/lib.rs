@@ -9,6 +9,7 @@
 pub mod agent;
 pub mod budget;
 pub mod error;
+pub mod fuzz;
 pub mod game;
 pub mod params;
 pub mod perft;

@@ -51,6 +51,11 @@ impl GeneticConfig {
         let checks = [
             (self.weights > 0, "at least one weight"),
             (self.min_weight < self.max_weight, "min_weight below max_weight"),
+            // Weights are drawn uniformly between the two: the span must be a finite number.
+            (
+                (self.max_weight - self.min_weight).is_finite(),
+                "finite min_weight and max_weight, a finite span apart",
+            ),
             (self.tournament_size >= 2, "tournaments of at least 2 genes"),
             (self.tournament_size <= self.population, "tournament_size at most the population"),
             (self.selected_per_tournament >= 1, "at least one gene selected per tournament"),
@@ -93,11 +98,12 @@ pub struct TuneResult {
 }
 
 /// Runs the tuner. `play(a, b, seed)` plays one game and returns `a`'s score (1 win, 0.5 draw,
-/// 0 loss); games of a tournament run in parallel, each with its own seed, so a run is
-/// reproducible whatever the thread count. `progress` hears about each finished generation.
+/// 0 loss), or why the game could not be played, which ends the run with that error; games of a
+/// tournament run in parallel, each with its own seed, so a run is reproducible whatever the
+/// thread count. `progress` hears about each finished generation.
 pub fn tune(
     config: &GeneticConfig,
-    play: impl Fn(&[f64], &[f64], u64) -> f64 + Sync,
+    play: impl Fn(&[f64], &[f64], u64) -> Result<f64, String> + Sync,
     mut progress: impl FnMut(&GenerationReport),
 ) -> Result<TuneResult, String> {
     config.validate()?;
@@ -122,7 +128,7 @@ pub fn tune(
                 (0..entrants.len()).flat_map(|i| (i + 1..entrants.len()).map(move |j| (i, j))).collect();
             let round_seed =
                 derive_seed(config.seed, ((generation * config.tournaments + tournament) as u64) << 20);
-            let scores: Vec<f64> = pairs
+            let results: Vec<Result<f64, String>> = pairs
                 .par_iter()
                 .enumerate()
                 .map(|(k, &(i, j))| {
@@ -133,6 +139,9 @@ pub fn tune(
                     )
                 })
                 .collect();
+            // The first failure in game order, not the first to happen: the same run gives the
+            // same error whatever the thread count.
+            let scores: Vec<f64> = results.into_iter().collect::<Result<_, _>>()?;
             games += pairs.len();
             let mut totals = vec![0.0; entrants.len()];
             for (&(i, j), &score) in pairs.iter().zip(&scores) {

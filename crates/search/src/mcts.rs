@@ -262,7 +262,8 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
             }
             if !self.tree.nodes[node].expanded {
                 let ready = node == 0 || self.tree.nodes[node].playouts() >= self.config.expand_threshold;
-                if !ready || self.tree.nodes.len() >= self.config.max_nodes {
+                // The root is expanded whatever the limit: the move is chosen among its children.
+                if !ready || (node != 0 && self.tree.nodes.len() >= self.config.max_nodes) {
                     break;
                 }
                 self.expand(node, &state);

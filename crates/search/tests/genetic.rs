@@ -1,14 +1,14 @@
 use ply_search::genetic::{GeneticConfig, tune};
 
 /// A "game" between two weight vectors: the one closer to a hidden target wins.
-fn closer_wins(a: &[f64], b: &[f64], _seed: u64) -> f64 {
+fn closer_wins(a: &[f64], b: &[f64], _seed: u64) -> Result<f64, String> {
     let target = [7.0, 2.0, 5.0, 9.0];
     let distance = |w: &[f64]| w.iter().zip(target).map(|(x, t)| (x - t).powi(2)).sum::<f64>();
-    match distance(a).total_cmp(&distance(b)) {
+    Ok(match distance(a).total_cmp(&distance(b)) {
         std::cmp::Ordering::Less => 1.0,
         std::cmp::Ordering::Equal => 0.5,
         std::cmp::Ordering::Greater => 0.0,
-    }
+    })
 }
 
 #[test]
@@ -37,4 +37,26 @@ fn reproducible_and_validated() {
     assert!(tune(&bad, closer_wins, |_| {}).unwrap_err().contains("at least 2"));
     let bad = GeneticConfig { children: 90, mutants: 20, ..config };
     assert!(tune(&bad, closer_wins, |_| {}).is_err());
+}
+
+#[test]
+fn a_failed_game_is_an_error_not_a_panic() {
+    let config = GeneticConfig { generations: 2, ..GeneticConfig::risk_document(2, 3) };
+    let fails_on_big_weights = |a: &[f64], b: &[f64], _seed: u64| {
+        if a.iter().chain(b).any(|&w| w > 9.0) { Err(format!("weights {a:?} {b:?}")) } else { Ok(0.5) }
+    };
+    let mut reports = 0;
+    let err = tune(&config, fails_on_big_weights, |_| reports += 1).unwrap_err();
+    assert!(err.contains("weights"), "{err}");
+    assert_eq!(reports, 0, "the first tournament already fails");
+}
+
+#[test]
+fn weight_bounds_must_be_finite() {
+    let config = GeneticConfig { generations: 1, ..GeneticConfig::risk_document(2, 3) };
+    for (min, max) in [(0.0, f64::INFINITY), (f64::NEG_INFINITY, 0.0), (-1e308, 1e308), (f64::NAN, 1.0)] {
+        let bad = GeneticConfig { min_weight: min, max_weight: max, ..config.clone() };
+        let err = tune(&bad, |_: &[f64], _: &[f64], _| Ok(0.5), |_| {}).unwrap_err();
+        assert!(err.contains("finite") || err.contains("below"), "{min} {max}: {err}");
+    }
 }

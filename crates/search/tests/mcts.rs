@@ -101,3 +101,18 @@ fn leaf_mix_blends_the_evaluator_into_playouts() {
     assert!(none.abs() < 0.15, "{none}");
     assert!((half - (0.5 * none + 0.4)).abs() < 0.1, "{half} vs {none}");
 }
+
+#[test]
+fn a_node_limit_of_one_still_expands_the_root() {
+    // Found by fuzzing (`mcts:nodes=1`): the root alone filled the tree, was never expanded, and
+    // choosing a move panicked for want of children.
+    let game = TakeAway { stones: 9, player: 0, last: 0 };
+    for (threads, reuse) in [(1, true), (2, false)] {
+        let config = MctsConfig { max_nodes: 1, threads, reuse, ..MctsConfig::default() };
+        let mut agent = Mcts::new(config, NeutralEval, UniformRollout, 3);
+        for _ in 0..2 {
+            let d = agent.choose(&game, &limits(50), &mut |_| {});
+            assert!(game.actions().contains(&d.action));
+        }
+    }
+}

@@ -95,16 +95,17 @@ fn parse_cell(token: &str) -> Result<u8, Error> {
 
 fn parse_row(row: &str) -> Result<Vec<u8>, Error> {
     let mut cells = Vec::new();
-    let mut chars = row.trim().char_indices().peekable();
-    while let Some((i, ch)) = chars.next() {
-        let token = if ch == '.' {
-            &row.trim()[i..i + 1]
+    // By characters, not bytes: a cell is `.` or two characters, whatever their width.
+    let mut chars = row.trim().chars();
+    while let Some(ch) = chars.next() {
+        let token: String = if ch == '.' {
+            ch.into()
         } else {
-            let (j, _) =
+            let next =
                 chars.next().ok_or_else(|| Error::notation(format!("row '{row}' ends inside a cell")))?;
-            &row.trim()[i..j + 1]
+            [ch, next].into_iter().collect()
         };
-        cells.push(parse_cell(token)?);
+        cells.push(parse_cell(&token)?);
     }
     if cells.len() != 5 {
         return Err(Error::notation(format!("row '{row}' has {} cells, expected 5", cells.len())));

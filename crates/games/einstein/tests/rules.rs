@@ -293,6 +293,8 @@ fn bad_input_is_refused_with_reasons() {
         ("r1r1r3../r4r5.../r6...b6/...b5b4/..b3b2b1 red 3", "twice"),
         ("r1r2r3.../r4r5.../r6...b6/...b5b4/..b3b2b1 red 3", "6 cells"),
         ("r1r2r3../r4r5.../r6...b6/...b5b4/..b3b2x1 red 3", "not a cell"),
+        // Found by fuzzing: a cube letter followed by a character of two bytes.
+        ("r1r2r3../r4r5.../r6...b6/.r5b6b¡b5/..b3b2b1 red 3", "'b¡' is not a cell"),
         ("r1r2r3../r4r5.../r6..../...../..... red roll", "no cubes"),
         ("b1r2r3../r4r5.../r6...b6/...b5b4/..b3b2r1 red roll", "goal"),
         ("r1r2r3../r4r5.../r6...b6/...b5b4/..b3b2b1 red 3 1-0", "decided"),

@@ -9,6 +9,8 @@
 
 use ply_core::{Game, Returns, Turn};
 
+mod diagram;
+
 pub const MIN_SIZE: usize = 5;
 pub const MAX_SIZE: usize = 22;
 pub const PAD: usize = 5;
@@ -86,7 +88,8 @@ pub struct Board {
     cells: Box<[u8; CELLS]>,
     moves: Vec<Point>,
     hash: u64,
-    /// The colour that made five, if any.
+    /// The colour that made five, if any; or white, when black is to move under renju with
+    /// only forbidden points left (see [`Board::black_has_only_forbidden_points`]).
     winner: Option<u8>,
 }
 
@@ -200,7 +203,33 @@ impl Board {
         self.moves.push(p);
         if self.makes_five(p, color) {
             self.winner = Some(color);
+        } else {
+            self.end_if_black_is_stuck();
         }
+    }
+
+    /// Renju can leave black, to move, with every empty point forbidden. A forbidden point is
+    /// an illegal move, which the Gomocup managers score as black's loss; with nothing else to
+    /// play, black has lost (docs/gomoku.md, renju). The game ends here rather than go on as a
+    /// position with no legal move.
+    fn end_if_black_is_stuck(&mut self) {
+        if self.rule == Rule::Renju
+            && self.winner.is_none()
+            && self.to_move() == BLACK
+            && !self.is_full()
+            && self.points().all(|q| self.cells[q as usize] != EMPTY || crate::renju::is_forbidden(self, q))
+        {
+            self.winner = Some(WHITE);
+        }
+    }
+
+    /// Whether the game ended with black to move under renju and only forbidden points left
+    /// (white won without five in a row).
+    pub fn black_has_only_forbidden_points(&self) -> bool {
+        self.rule == Rule::Renju
+            && self.winner == Some(WHITE)
+            && self.to_move() == BLACK
+            && !self.moves.iter().any(|&p| self.cells[p as usize] == WHITE && self.makes_five(p, WHITE))
     }
 
     /// Takes back the last stone.
@@ -220,50 +249,6 @@ impl Board {
             && self.cells[p as usize] == EMPTY
             && self.winner.is_none()
             && !(self.rule == Rule::Renju && self.to_move() == BLACK && crate::renju::is_forbidden(self, p))
-    }
-
-    /// Builds a board from stones, checking the counts (black has as many stones as white, or one
-    /// more) and that at most one side has won, and that one by the last move's colour.
-    pub(crate) fn from_stones(size: usize, rule: Rule, stones: &[(Point, u8)]) -> Result<Self, String> {
-        let mut board = Board::new(size, rule);
-        let (blacks, whites): (Vec<Point>, Vec<Point>) = {
-            let b = stones.iter().filter(|s| s.1 == BLACK).map(|s| s.0).collect();
-            let w = stones.iter().filter(|s| s.1 == WHITE).map(|s| s.0).collect();
-            (b, w)
-        };
-        if blacks.len() != whites.len() && blacks.len() != whites.len() + 1 {
-            return Err(format!(
-                "black must have as many stones as white or one more (black {}, white {})",
-                blacks.len(),
-                whites.len()
-            ));
-        }
-        // Interleave so that the side to move comes out right; the order of the stones within a
-        // colour is unknown and does not matter for the position.
-        for i in 0..blacks.len() {
-            board.put_unchecked(blacks[i], BLACK);
-            if i < whites.len() {
-                board.put_unchecked(whites[i], WHITE);
-            }
-        }
-        let wins =
-            |color: u8| board.moves.iter().any(|&p| board.at(p) == color && board.makes_five(p, color));
-        let (black_won, white_won) = (wins(BLACK), wins(WHITE));
-        let last = if blacks.len() > whites.len() { BLACK } else { WHITE };
-        board.winner = match (black_won, white_won) {
-            (false, false) => None,
-            (true, true) => return Err("both sides have five in a row".into()),
-            (true, false) if last == BLACK => Some(BLACK),
-            (false, true) if last == WHITE => Some(WHITE),
-            _ => return Err("the side to move already has five in a row".into()),
-        };
-        Ok(board)
-    }
-
-    fn put_unchecked(&mut self, p: Point, color: u8) {
-        self.cells[p as usize] = color;
-        self.hash ^= ZOBRIST[p as usize][color as usize - 1];
-        self.moves.push(p);
     }
 }
 

@@ -20,7 +20,7 @@ pub use notation::{point_to_xy_text, winning_line};
 pub use renju::is_forbidden;
 
 use ply_core::rng::Rng;
-use ply_core::{AgentFactory, BenchCase, Error, GameDef, ParamInfo, Params, Resource};
+use ply_core::{AgentFactory, BenchCase, Error, Game, GameDef, ParamInfo, Params, Resource};
 use ply_search::{NeutralEval, UniformRollout, factories};
 use rand::RngExt;
 
@@ -123,6 +123,8 @@ impl GameDef for Board {
 
     /// Opening stones land near the centre, each within two points of the stones already
     /// there: a stone thrown to the edge, or far from the fight, is no opening anyone plays.
+    /// Long openings can fill the centre without a five: then any legal point near a stone, or
+    /// any legal point at all.
     fn opening_action(&self, rng: &mut Rng) -> Point {
         let c = self.size() as i64 / 2;
         let spread = 3i64.min(c);
@@ -133,6 +135,14 @@ impl GameDef for Board {
                     qx.abs_diff(x) <= 2 && qy.abs_diff(y) <= 2
                 })
         };
+        let centre = (c - spread..=c + spread).map(|v| v as usize);
+        let open = |(x, y): (usize, usize)| self.point(x, y).is_some_and(|p| self.is_legal(p)) && near(x, y);
+        if !centre.clone().any(|y| centre.clone().any(|x| open((x, y)))) {
+            let legal = self.actions();
+            let close: Vec<Point> = legal.iter().copied().filter(|&p| open(self.xy(p))).collect();
+            let pool = if close.is_empty() { &legal } else { &close };
+            return pool[rng.random_range(0..pool.len())];
+        }
         loop {
             let x = (c + rng.random_range(-spread..=spread)) as usize;
             let y = (c + rng.random_range(-spread..=spread)) as usize;

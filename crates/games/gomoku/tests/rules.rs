@@ -59,6 +59,39 @@ fn renju_forbidden_points_are_not_legal_for_black_only() {
     assert!(f.actions().contains(&j8));
 }
 
+/// 5×5 renju, black to move: each empty point (d2, a5, d5) would make two fours.
+const ONLY_FORBIDDEN: &str = "e5 b1 b5 a1 a4 b2 d4 a2 b4 c4 c5 e3 d1 e2 c3 c2 d3 e4 c1 a3 e1 b3";
+
+#[test]
+fn renju_black_with_only_forbidden_points_has_lost() {
+    let b = play("size=5,rule=renju", ONLY_FORBIDDEN);
+    assert!(b.points().all(|p| b.at(p) != 0 || is_forbidden(&b, p)));
+    assert_eq!(b.turn(), Turn::Over);
+    assert!(b.actions().is_empty());
+    assert_eq!(b.winner(), Some(WHITE));
+    assert_eq!(b.returns().as_slice(), &[0.0, 1.0]);
+    assert_eq!(b.to_json()["winner"], "white");
+    assert!(b.clone().play_text("d2").is_err());
+    // The same stones as a diagram, and with white's last stone taken back.
+    let diagram = b.state_from_json(&serde_json::json!({"rows": b.to_json()["rows"]})).unwrap();
+    assert_eq!(diagram.winner(), Some(WHITE));
+    let mut before = b.clone();
+    before.undo(*b.moves().last().unwrap());
+    assert!(!before.is_over() && before.winner().is_none());
+    // Without renju black plays on.
+    assert_eq!(play("size=5", ONLY_FORBIDDEN).turn(), Turn::Player(0));
+}
+
+#[test]
+fn the_engine_asked_about_a_finished_game_answers_without_panicking() {
+    use ply_core::{Agent, Budget, Limits};
+    let b = play("size=5,rule=renju", ONLY_FORBIDDEN);
+    let mut engine =
+        ply_gomoku::EnginePlayer::new(ply_gomoku::EngineConfig { tt_bits: 10, ..Default::default() });
+    let decision = engine.choose(&b, &Limits::new(Budget::iterations(1000)), &mut |_| {});
+    assert!(!b.is_legal(decision.action), "nothing is legal once the game is over");
+}
+
 #[test]
 fn move_counts() {
     let b = game("");
@@ -87,6 +120,56 @@ fn notation_in_both_forms() {
     assert_eq!(a.state_from_json(&a.to_json()).unwrap(), a);
     let rows_only = serde_json::json!({"rows": a.to_json()["rows"]});
     assert_eq!(a.state_from_json(&rows_only).unwrap(), a);
+}
+
+#[test]
+fn a_diagram_is_read_with_an_order_of_play_that_replays() {
+    let rows = |rows: &[&str]| serde_json::json!({ "rows": rows });
+    // Found by fuzzing: black's five is on the diagonal c2-g6; put down in row order, black's
+    // stones made five before the last one, and the printed moves did not read back.
+    let b = game("size=7");
+    let won = ["xooxoox", "ooxoxxx", "oxxxo.o", "x..xxxx", ".oooxxx", "xooooxx", "oxooxoo"];
+    let diagram = b.state_from_json(&rows(&won)).unwrap();
+    assert_eq!(diagram.winner(), Some(BLACK));
+    assert_eq!(b.parse_state(&diagram.to_text()).unwrap(), diagram);
+    // Standard: six in a row wins nothing, but five on the way to it would have.
+    let b = game("size=9,rule=standard");
+    let six = ["xxxxxx...", ".........", "o.o.o.o..", ".........", "o.o......"];
+    let six: Vec<&str> = six.iter().copied().chain(std::iter::repeat_n(".........", 4)).collect();
+    let diagram = b.state_from_json(&rows(&six)).unwrap();
+    assert_eq!((diagram.winner(), diagram.turn()), (None, Turn::Player(0)));
+    assert_eq!(b.parse_state(&diagram.to_text()).unwrap(), diagram);
+    // Two fives of black: the game would have ended at the first.
+    let b = game("size=9");
+    let two = ["xxxxx....", ".........", "xxxxx....", ".........", "o.o.o.o.o", "o.o.o....", "o........"];
+    let two: Vec<&str> = two.iter().copied().chain(std::iter::repeat_n(".........", 2)).collect();
+    let err = b.state_from_json(&rows(&two)).unwrap_err().to_string();
+    assert!(err.contains("order of play"), "{err}");
+}
+
+#[test]
+fn random_openings_go_on_when_the_centre_is_full() {
+    // `ply match gomoku ... --openings 100` hung: opening stones were drawn from the 7x7 centre
+    // until one was free, and a game can fill it without a five. This fill has no line longer
+    // than two in any direction.
+    let colour = |x: usize, y: usize| if (x + 2 * y) % 4 < 2 { 'x' } else { 'o' };
+    let mut rows: Vec<String> = (0..15)
+        .map(|y| {
+            (0..15)
+                .map(|x| if (4..=10).contains(&x) && (4..=10).contains(&y) { colour(x, y) } else { '.' })
+                .collect()
+        })
+        .collect();
+    let count = |c: char| rows.iter().map(|r| r.matches(c).count()).sum::<usize>();
+    if count('o') > count('x') {
+        rows = rows.iter().map(|r| r.replace('x', "t").replace('o', "x").replace('t', "o")).collect();
+    }
+    let b = game("").state_from_json(&serde_json::json!({ "rows": rows })).unwrap();
+    assert!(!b.is_over() && b.moves().len() == 49);
+    let mut rng = rng_from_seed(5);
+    for _ in 0..20 {
+        assert!(b.is_legal(b.opening_action(&mut rng)));
+    }
 }
 
 #[test]

@@ -156,3 +156,13 @@ fn expectimax_equals_the_exact_expectation() {
     let expected = exact([2, 1], 1, 0, 3);
     assert!((got - expected).abs() < 1e-9, "search {got}, exact {expected}");
 }
+
+#[test]
+fn mcts_with_a_node_limit_of_one_still_moves() {
+    // Found by fuzzing agent specs: `mcts:nodes=1` panicked once the player had a choice.
+    use ply_core::{AgentSpec, Budget, Limits};
+    let state = Pig::new_from_text_options("").unwrap().parse_state("0,0,0;0;4;decide;0").unwrap();
+    let mut agent = Pig::build_agent(&AgentSpec::parse("mcts:nodes=1").unwrap(), 1).unwrap().agent;
+    let decision = agent.choose(&state, &Limits::new(Budget::iterations(100)), &mut |_| {});
+    assert!(state.actions().contains(&decision.action));
+}

@@ -8,7 +8,7 @@ mod point_set;
 mod position;
 mod search;
 
-use ply_core::{Agent, Clock, Decision, Limits, SearchInfo};
+use ply_core::{Agent, Clock, Decision, Game, Limits, SearchInfo};
 
 use crate::board::{BLACK, Board, CELLS, DIRECTIONS, EMPTY, Point, Rule, STRIDE, WALL, WHITE, ZOBRIST};
 use crate::lines::{PairTable, Shape, key_shift};
@@ -185,6 +185,12 @@ impl Engine {
         report: &mut dyn FnMut(&SearchInfo<Point>),
     ) -> Decision<Point> {
         let clock = limits.start();
+        if board.is_over() {
+            // The Agent contract rules this out, but a caller may still ask: a point its
+            // legality check refuses is a better answer than a panic.
+            let p = board.points().find(|&p| board.at(p) == EMPTY).or_else(|| board.points().next());
+            return Decision::new(p.unwrap_or_default());
+        }
         self.load(board);
         self.nodes = 0;
         self.next_time_check = 0;
@@ -333,7 +339,7 @@ impl Engine {
             .first()
             .copied()
             .or_else(|| board.points().find(|&p| board.is_legal(p)))
-            .expect("asked to move on a full board")
+            .expect("an unfinished game has a legal point")
     }
 }
 
