@@ -10,6 +10,7 @@ use ply_core::{AgentSpec, Budget, Decision, Error, Game, GameDef, Limits, ParamI
 use serde_json::Value;
 
 use crate::bench::{BenchReport, run_bench};
+use crate::ffa::{FfaReport, run_ffa};
 use crate::runner::{
     MatchReport, RunOptions, SprtReport, TournamentReport, run_match, run_sprt, run_tournament,
 };
@@ -38,6 +39,13 @@ pub trait DynGame: Send + Sync {
     fn new_agent(&self, spec: &AgentSpec, seed: u64) -> Result<Box<dyn DynAgent>, Error>;
     fn run_match(&self, specs: [&AgentSpec; 2], options: &RunOptions) -> Result<MatchReport, Error>;
     fn run_tournament(&self, specs: &[AgentSpec], options: &RunOptions) -> Result<TournamentReport, Error>;
+    /// All agents at one table, seats rotated (see [`crate::ffa`]).
+    fn run_ffa(
+        &self,
+        specs: &[AgentSpec],
+        all_orders: bool,
+        options: &RunOptions,
+    ) -> Result<FfaReport, Error>;
     fn run_sprt(&self, specs: [&AgentSpec; 2], sprt: Sprt, options: &RunOptions)
     -> Result<SprtReport, Error>;
     fn bench(&self) -> Result<BenchReport, Error>;
@@ -57,6 +65,13 @@ pub trait DynState: Send + Sync {
     fn game(&self) -> &'static str;
     fn num_players(&self) -> usize;
     fn turn(&self) -> Turn;
+    /// See [`Game::continues_turn`].
+    fn continues_turn(&self) -> bool;
+    /// See [`Game::decisions_left_in_turn`].
+    fn decisions_left_in_turn(&self) -> Option<u32>;
+    /// The player to move before each action of `line` played from here (`None` before a
+    /// chance outcome), as far as the line can be played: who a search's best line has moving.
+    fn movers(&self, line: &[String]) -> Vec<Option<usize>>;
     /// Legal moves in text form (empty unless a player is to move).
     fn legal_actions(&self) -> Vec<String>;
     /// Chance outcomes in text form with their probabilities.
@@ -83,8 +98,9 @@ pub trait DynState: Send + Sync {
     fn as_any(&self) -> &dyn Any;
 }
 
-/// An agent for some game. Its spec's own budget (`time=`, `iters=`), if any, overrides the one
-/// it is handed.
+/// An agent for some game. It thinks within the limits it is handed; its spec's own budget
+/// (`time=`, `iters=`, from [`DynAgent::budget`]) is the caller's to apply — usually over any
+/// other (`agent.budget().or(fallback)`), and shared out over a turn of several decisions.
 pub trait DynAgent: Send {
     fn choose(
         &mut self,
@@ -134,6 +150,14 @@ impl<G: GameDef> DynGame for Registered<G> {
     fn run_tournament(&self, specs: &[AgentSpec], options: &RunOptions) -> Result<TournamentReport, Error> {
         run_tournament::<G>(specs, options)
     }
+    fn run_ffa(
+        &self,
+        specs: &[AgentSpec],
+        all_orders: bool,
+        options: &RunOptions,
+    ) -> Result<FfaReport, Error> {
+        run_ffa::<G>(specs, all_orders, options)
+    }
     fn run_sprt(
         &self,
         specs: [&AgentSpec; 2],
@@ -166,6 +190,24 @@ impl<G: GameDef> DynState for G {
     }
     fn turn(&self) -> Turn {
         Game::turn(self)
+    }
+    fn continues_turn(&self) -> bool {
+        Game::continues_turn(self)
+    }
+    fn decisions_left_in_turn(&self) -> Option<u32> {
+        Game::decisions_left_in_turn(self)
+    }
+    fn movers(&self, line: &[String]) -> Vec<Option<usize>> {
+        let mut state = self.clone();
+        let mut movers = Vec::new();
+        for text in line {
+            let mover = state.current_player();
+            if state.play_text(text).is_err() {
+                break;
+            }
+            movers.push(mover);
+        }
+        movers
     }
     fn legal_actions(&self) -> Vec<String> {
         self.actions().into_iter().map(|a| self.action_to_text(a)).collect()
@@ -241,10 +283,9 @@ impl<G: GameDef> DynAgent for ErasedAgent<G> {
         if state.current_player().is_none() {
             return Err(Error::illegal("no player is to move"));
         }
-        let limits = Limits { budget: self.budget.or(limits.budget), stop: limits.stop.clone() };
         let decision = self
             .agent
-            .choose(state, &limits, &mut |info| report(&info.map_actions(|a| state.action_to_text(*a))));
+            .choose(state, limits, &mut |info| report(&info.map_actions(|a| state.action_to_text(*a))));
         let text_info = decision.info.map_actions(|a| state.action_to_text(*a));
         Ok(Decision { action: state.action_to_text(decision.action), info: text_info })
     }

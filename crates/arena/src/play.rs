@@ -1,7 +1,7 @@
 //! Playing one game between agents.
 
 use ply_core::rng::{derive_seed, rng_from_seed};
-use ply_core::{AgentSpec, Budget, BuiltAgent, Error, GameDef, Limits, Turn};
+use ply_core::{AgentSpec, Budget, BuiltAgent, Error, GameDef, Limits, Turn, TurnBudget};
 
 use crate::record::GameRecord;
 
@@ -16,6 +16,7 @@ pub struct GameSetup<'a> {
     /// The spec in each seat, and which of the match's agents it is (its seed follows the agent,
     /// not the seat).
     pub seats: Vec<(&'a AgentSpec, usize)>,
+    /// Per turn: a turn of several decisions shares it out ([`TurnBudget`]).
     pub budget: Budget,
     /// Random opening moves, if not the game's own number ([`GameDef::opening_plies`]).
     pub openings: Option<usize>,
@@ -48,6 +49,7 @@ pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
     let opening_plies = setup.openings.unwrap_or_else(|| state.opening_plies());
     let mut actions = Vec::new();
     let mut player_moves = 0;
+    let mut turns = vec![TurnBudget::default(); agents.len()];
     loop {
         let action = match state.turn() {
             Turn::Over => break,
@@ -58,8 +60,12 @@ pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
                     state.opening_action(&mut opening_rng)
                 } else {
                     let seat = &mut agents[p];
-                    let limits = Limits::new(seat.budget.or(setup.budget));
-                    let decision = seat.agent.choose(&state, &limits, &mut |_| {});
+                    let full = seat.budget.or(setup.budget);
+                    let budget =
+                        turns[p].decision(full, state.continues_turn(), state.decisions_left_in_turn());
+                    let started = std::time::Instant::now();
+                    let decision = seat.agent.choose(&state, &Limits::new(budget), &mut |_| {});
+                    turns[p].spent(decision.info.iterations, started.elapsed());
                     if !state.is_legal(decision.action) {
                         return Err(Error::illegal(format!(
                             "agent {} chose {} in {}",

@@ -95,14 +95,14 @@ fn shares(record: &GameRecord, seats: &[usize]) -> [f64; 2] {
     share
 }
 
-fn check_specs<G: GameDef>(specs: &[AgentSpec], options: &str) -> Result<usize, Error> {
+pub(crate) fn check_specs<G: GameDef>(specs: &[AgentSpec], options: &str) -> Result<usize, Error> {
     for spec in specs {
         G::build_agent(spec, 0)?;
     }
     Ok(G::new_from_text_options(options)?.num_players())
 }
 
-fn progress_bar(total: u64, show: bool) -> ProgressBar {
+pub(crate) fn progress_bar(total: u64, show: bool) -> ProgressBar {
     let target = if show { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
     let bar = ProgressBar::with_draw_target(Some(total), target);
     bar.set_style(
@@ -113,7 +113,7 @@ fn progress_bar(total: u64, show: bool) -> ProgressBar {
     bar
 }
 
-fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
+pub(crate) fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()

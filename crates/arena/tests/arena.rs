@@ -160,3 +160,34 @@ fn a_tuning_game_that_fails_is_an_error() {
         .to_string();
     assert!(err.contains("tuning game failed") && err.contains("between 0 and 100"), "{err}");
 }
+
+#[test]
+fn a_free_for_all_rotates_seats_over_shared_dice_and_replays_at_any_thread_count() {
+    let game = entry::<Pig>();
+    let specs = [spec("expectimax:depth=2"), spec("mcts"), spec("random")];
+    let one = game.run_ffa(&specs, false, &options(7, 3, 1, "players=3")).unwrap();
+    let two = game.run_ffa(&specs, false, &options(7, 3, 2, "players=3")).unwrap();
+    assert_eq!(one.records, two.records);
+    assert_eq!((one.rounds, one.games), (3, 9), "7 games round up to whole rounds of 3");
+    for (round, games) in one.records.chunks(3).enumerate() {
+        // The same dice for every seating of a round: each game's seed is the round's.
+        assert!(games.iter().all(|g| g.seed == games[0].seed), "round {round}");
+        for (shift, record) in games.iter().enumerate() {
+            assert_eq!(
+                record.seats,
+                (0..3).map(|seat| specs[(seat + shift) % 3].to_string()).collect::<Vec<_>>()
+            );
+        }
+    }
+    assert_ne!(one.records[0].seed, one.records[3].seed, "each round its own dice");
+    let total: f64 = one.standings.iter().map(|s| s.score).sum();
+    assert!((total - 1.0).abs() < 1e-9, "the shares of every game sum to 1: {total}");
+    for s in &one.standings {
+        assert!(s.low <= s.score && s.score <= s.high, "{s:?}");
+    }
+
+    let all = game.run_ffa(&specs, true, &options(1, 3, 2, "players=3")).unwrap();
+    assert_eq!(all.games, 6, "every order of three agents");
+    let err = game.run_ffa(&specs[..2], false, &options(3, 3, 1, "players=3")).unwrap_err().to_string();
+    assert!(err.contains("seats 3 players, but 2 agents"), "{err}");
+}

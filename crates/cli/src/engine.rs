@@ -333,8 +333,8 @@ impl Engine {
             }
             Turn::Over => return Err(Error::illegal("the game is over")),
         }
-        let limits = Limits { budget: budget.or(DEFAULT_BUDGET), stop: StopFlag::new() };
-        let stop = limits.stop.clone();
+        let stop = StopFlag::new();
+        let limits_stop = stop.clone();
         let state = self.state.clone_box();
         let agent = self.agent.clone();
         let out = self.out.clone();
@@ -342,6 +342,8 @@ impl Engine {
         let answered_by_thread = answered.clone();
         let handle = std::thread::spawn(move || {
             let mut agent = agent.lock().unwrap_or_else(|e| e.into_inner());
+            // The spec's own time= or iters= wins over go's limits.
+            let limits = Limits { budget: agent.budget().or(budget).or(DEFAULT_BUDGET), stop: limits_stop };
             let mut report = |info: &SearchInfo<String>| say(&out, &info_line(info));
             let result = agent.choose(state.as_ref(), &limits, &mut report);
             drop(agent);

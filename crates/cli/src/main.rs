@@ -49,6 +49,19 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Seat N agents at one table of an N-player game (-o players=N), seats rotated every game
+    /// with the same dice per round; print each agent's share of the wins with a 95% interval.
+    Ffa {
+        game: String,
+        /// Agent specs, one per seat, `name[:key=value,...]` (the same spec may sit twice).
+        #[arg(required = true, num_args = 2..)]
+        agents: Vec<String>,
+        /// Seat the agents in every order each round (N! games) instead of every rotation (N).
+        #[arg(long)]
+        all_orders: bool,
+        #[command(flatten)]
+        run: RunArgs,
+    },
     /// Test whether the first agent is stronger than the second with a sequential probability
     /// ratio test; stops as soon as one hypothesis is accepted.
     Sprt {
@@ -142,10 +155,10 @@ struct RunArgs {
     /// Seed of all randomness: the same seed and iteration budgets replay the same games.
     #[arg(long, short = 's', default_value_t = 1)]
     seed: u64,
-    /// Milliseconds per move, for agents whose spec sets no budget.
+    /// Milliseconds per turn (one move in most games), for agents whose spec sets no budget.
     #[arg(long, conflicts_with = "iters")]
     time: Option<u64>,
-    /// Iterations (nodes, simulations) per move, for agents whose spec sets no budget.
+    /// Iterations (nodes, simulations) per turn, for agents whose spec sets no budget.
     /// Default: 10000 when neither --time nor --iters is given.
     #[arg(long)]
     iters: Option<u64>,
@@ -310,6 +323,18 @@ fn run(cli: Cli) -> Result<()> {
                 outln!("{}", serde_json::to_string_pretty(&report)?);
             } else {
                 out!("{}", report::tournament_table(&report, options.threads));
+            }
+        }
+        Command::Ffa { game, agents, all_orders, run } => {
+            let game = find_game(&game)?;
+            let specs: Vec<AgentSpec> = agents.iter().map(|a| spec(a)).collect::<Result<_>>()?;
+            let options = run.options()?;
+            let report = game.run_ffa(&specs, all_orders, &options)?;
+            run.save(&report.records)?;
+            if run.json {
+                outln!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                out!("{}", report::ffa_table(&report, options.threads));
             }
         }
         Command::Sprt { game, first, second, elo0, elo1, alpha, beta, run } => {

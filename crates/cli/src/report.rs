@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use ply_arena::bench::BenchReport;
 use ply_arena::stats::format_elo;
-use ply_arena::{MatchReport, Score, SprtReport, TournamentReport};
+use ply_arena::{FfaReport, MatchReport, Score, SprtReport, TournamentReport};
 
 fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
@@ -37,6 +37,41 @@ pub fn match_table(report: &MatchReport, threads: usize) -> String {
     let mut out = String::new();
     writeln!(out, "{}: {} vs {}", report.game, r.first, r.second).unwrap();
     writeln!(out, "{}", score_line(&r.first, &r.score, width)).unwrap();
+    writeln!(out, "{}", speed(report.records.len(), report.elapsed.as_secs_f64(), threads)).unwrap();
+    out
+}
+
+pub fn ffa_table(report: &FfaReport, threads: usize) -> String {
+    let width = report.standings.iter().map(|s| s.agent.len()).max().unwrap_or(0).max(5);
+    let mut out = String::new();
+    let seating = if report.all_orders { "every order" } else { "every rotation" };
+    writeln!(
+        out,
+        "{} free-for-all: {} players, {} rounds of {} ({seating}), fair share {}",
+        report.game,
+        report.players,
+        report.rounds,
+        report.games / report.rounds.max(1),
+        percent(report.fair_share)
+    )
+    .unwrap();
+    let mut order: Vec<usize> = (0..report.standings.len()).collect();
+    order.sort_by(|&a, &b| report.standings[b].score.total_cmp(&report.standings[a].score));
+    for (rank, &i) in order.iter().enumerate() {
+        let s = &report.standings[i];
+        writeln!(
+            out,
+            "{:>2}. {:<width$}  score {:>6} [{}, {}]  won {} of {}",
+            rank + 1,
+            s.agent,
+            percent(s.score),
+            percent(s.low),
+            percent(s.high),
+            s.wins,
+            s.games
+        )
+        .unwrap();
+    }
     writeln!(out, "{}", speed(report.records.len(), report.elapsed.as_secs_f64(), threads)).unwrap();
     out
 }

@@ -340,3 +340,33 @@ fn a_closed_output_pipe_ends_quietly() {
     assert!(out.status.success(), "exit {:?}, stderr: {stderr}", out.status);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn a_free_for_all_prints_shares_with_intervals_and_replays_at_any_thread_count() {
+    let args = [
+        "ffa",
+        "pig",
+        "mcts",
+        "expectimax",
+        "random",
+        "-o",
+        "players=3",
+        "--games",
+        "6",
+        "--iters",
+        "300",
+        "--json",
+    ];
+    let (ok, one, err) = ply(&[&args[..], &["--threads", "1"]].concat());
+    assert!(ok, "{err}");
+    let (_, two, _) = ply(&[&args[..], &["--threads", "2"]].concat());
+    let standings = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap()["standings"].clone();
+    assert_eq!(standings(&one), standings(&two));
+    assert_eq!(standings(&one).as_array().unwrap().len(), 3);
+    let (ok, table, err) =
+        ply(&["ffa", "pig", "mcts", "random", "random", "-o", "players=3", "--games", "3", "--iters", "200"]);
+    assert!(ok, "{err}");
+    assert!(table.contains("fair share 33.3%") && table.contains("score"), "{table}");
+    let (ok, _, err) = ply(&["ffa", "pig", "mcts", "random", "-o", "players=3", "--games", "3"]);
+    assert!(!ok && err.contains("seats 3 players, but 2 agents"), "{err}");
+}

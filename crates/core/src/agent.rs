@@ -14,8 +14,11 @@ pub struct SearchInfo<A> {
     /// Iterations done: nodes for alpha-beta, simulations for MCTS.
     pub iterations: u64,
     /// The position's value for the player to move, from -1 (lost) to +1 (won); a heuristic
-    /// estimate unless `proven` is set.
+    /// estimate unless `proven` is set. Not a probability: alpha-beta's values are margins.
     pub value: Option<f64>,
+    /// Every seat's expected score (each in [0, 1], summing to 1: for a decisive game, its
+    /// chance to win), when the agent's search estimates it; empty otherwise.
+    pub scores: Vec<f64>,
     /// A forced result: plies to a win (positive) or to a loss (negative).
     pub proven: Option<i32>,
     /// The expected line of play, starting with the chosen action.
@@ -29,6 +32,7 @@ impl<A> Default for SearchInfo<A> {
             depth: 0,
             iterations: 0,
             value: None,
+            scores: Vec::new(),
             proven: None,
             pv: Vec::new(),
             elapsed: Duration::ZERO,
@@ -42,6 +46,7 @@ impl<A> SearchInfo<A> {
             depth: self.depth,
             iterations: self.iterations,
             value: self.value,
+            scores: self.scores.clone(),
             proven: self.proven,
             pv: self.pv.iter().map(f).collect(),
             elapsed: self.elapsed,

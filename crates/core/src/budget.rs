@@ -33,6 +33,41 @@ impl Budget {
     }
 }
 
+/// A seat's budget when it is given per turn and the turn is several decisions: a new turn
+/// starts the whole budget; each decision gets the share of what is left that the game's count
+/// of remaining decisions suggests (all of it for the turn's last decision, half when the game
+/// cannot say), and what the decision spent is taken off. In a game of one decision per turn
+/// every decision gets the whole budget.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TurnBudget {
+    left: Option<Budget>,
+}
+
+impl TurnBudget {
+    /// The budget for the next decision. `continues`: the seat already acted in this turn
+    /// ([`crate::Game::continues_turn`]); `decisions_left`: [`crate::Game::decisions_left_in_turn`].
+    pub fn decision(&mut self, full: Budget, continues: bool, decisions_left: Option<u32>) -> Budget {
+        let left = match self.left {
+            Some(left) if continues => left,
+            _ => full,
+        };
+        self.left = Some(left);
+        let parts = u64::from(decisions_left.unwrap_or(2).max(1));
+        Budget {
+            time: left.time.map(|t| (t / parts as u32).max(Duration::from_millis(1))),
+            iterations: left.iterations.map(|n| (n / parts).max(1)),
+        }
+    }
+
+    /// Takes what a decision spent off the turn's budget.
+    pub fn spent(&mut self, iterations: u64, elapsed: Duration) {
+        if let Some(left) = &mut self.left {
+            left.time = left.time.map(|t| t.saturating_sub(elapsed));
+            left.iterations = left.iterations.map(|n| n.saturating_sub(iterations));
+        }
+    }
+}
+
 /// A shared stop request: set it from another thread and the agent returns its best move so far.
 #[derive(Clone, Debug, Default)]
 pub struct StopFlag(Arc<AtomicBool>);
@@ -125,5 +160,36 @@ impl Clock {
             }
             None => 0.0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_turn_of_one_decision_gets_the_whole_budget_every_time() {
+        let full = Budget { time: Some(Duration::from_millis(900)), iterations: Some(3000) };
+        let mut turn = TurnBudget::default();
+        for _ in 0..3 {
+            assert_eq!(turn.decision(full, false, Some(1)), full);
+            turn.spent(2999, Duration::from_millis(800));
+        }
+    }
+
+    #[test]
+    fn a_long_turn_shares_its_budget_out() {
+        let full = Budget::iterations(1200);
+        let mut turn = TurnBudget::default();
+        // Three decisions known to remain: a third each, then what is left.
+        assert_eq!(turn.decision(full, false, Some(3)), Budget::iterations(400));
+        turn.spent(400, Duration::ZERO);
+        assert_eq!(turn.decision(full, true, Some(2)), Budget::iterations(400));
+        turn.spent(300, Duration::ZERO);
+        assert_eq!(turn.decision(full, true, Some(1)), Budget::iterations(500), "the last gets what is left");
+        turn.spent(500, Duration::ZERO);
+        // Unknown length: half of what is left, never nothing.
+        assert_eq!(turn.decision(full, true, None), Budget::iterations(1));
+        assert_eq!(turn.decision(full, false, None), Budget::iterations(600), "a new turn starts afresh");
     }
 }

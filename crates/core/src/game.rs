@@ -132,6 +132,23 @@ pub trait Game: Clone + Send + Sync + 'static {
         unimplemented!("undo is not implemented for this game (CAN_UNDO is false)")
     }
 
+    /// Whether the turn in progress goes on: the next decision (after any chance events) is the
+    /// same player's, in the same turn. False at the start of a turn, between turns and at the
+    /// end. By default every action is a whole turn; a game whose turns are several actions (Pig
+    /// rolls until it holds, a tactics side moves each unit) says so here, and the arena gives a
+    /// budget per turn, alpha-beta can count its depth in turns, and MCTS keeps its tree through
+    /// the turn.
+    fn continues_turn(&self) -> bool {
+        false
+    }
+
+    /// How many decisions the player to move still has in this turn, this one included, when
+    /// the game knows (a tactics side: its units yet to act); `None` when it cannot say (Pig
+    /// rolls as long as it likes). The arena shares a turn's budget out by it. One by default.
+    fn decisions_left_in_turn(&self) -> Option<u32> {
+        Some(1)
+    }
+
     /// A hash of the whole state (position, player to move, pending chance event), for
     /// transposition tables. `None` turns them off.
     fn hash_key(&self) -> Option<u64> {

@@ -18,7 +18,7 @@ pub mod rng;
 pub mod spec;
 
 pub use agent::{Agent, Decision, SearchInfo};
-pub use budget::{Budget, Clock, Limits, StopFlag};
+pub use budget::{Budget, Clock, Limits, StopFlag, TurnBudget};
 pub use error::Error;
 pub use game::{Game, MAX_PLAYERS, Player, Returns, Turn};
 pub use game::{random_playout, sample_outcome};

@@ -85,11 +85,11 @@ impl<G: Game> AgentFactory<G> {
     /// The declared parameters plus `time` and `iters`, which every agent takes.
     pub fn all_params(&self) -> Vec<ParamInfo> {
         let mut all = self.params.clone();
-        all.push(ParamInfo::new("time", "", "milliseconds per move (overrides the command's budget)"));
+        all.push(ParamInfo::new("time", "", "milliseconds per turn (overrides the command's budget)"));
         all.push(ParamInfo::new(
             "iters",
             "",
-            "iterations per move: nodes or simulations (overrides the command's budget)",
+            "iterations per turn: nodes or simulations (overrides the command's budget)",
         ));
         all
     }

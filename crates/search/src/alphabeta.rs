@@ -13,12 +13,17 @@ use ply_core::{Agent, Clock, Decision, Game, Limits, Player, SearchInfo, Turn};
 
 use crate::heuristics::{Evaluator, MoveOrderer};
 use crate::tt::{Bound, TranspositionTable};
-use crate::value::{DISCOUNT, EvalScale, WIN, heuristic_value, proven_plies, reported_value, terminal_value};
+use crate::value::{
+    DISCOUNT, DepthUnit, EvalScale, WIN, heuristic_value, proven_plies, reported_value, seat_scores,
+    terminal_value,
+};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlphaBetaConfig {
-    /// Deepest iteration, in player decisions (chance events are free).
+    /// Deepest iteration, in player decisions or whole turns (`depth_unit`); chance events
+    /// are free.
     pub max_depth: u32,
+    pub depth_unit: DepthUnit,
     /// The transposition table has `2^tt_bits` entries; 0 turns it off.
     pub tt_bits: u32,
     pub killers: bool,
@@ -31,6 +36,7 @@ impl Default for AlphaBetaConfig {
     fn default() -> Self {
         AlphaBetaConfig {
             max_depth: 64,
+            depth_unit: DepthUnit::Actions,
             tt_bits: 18,
             killers: true,
             history: true,
@@ -163,7 +169,9 @@ impl<G: Game, E: Evaluator<G>, O: MoveOrderer<G>> AlphaBeta<G, E, O> {
         }
         let mover = match state.turn() {
             Turn::Over => return terminal_value(state, self.root),
-            _ if depth == 0 => return heuristic_value(&self.eval, state, self.root, self.config.eval_scale),
+            _ if self.config.depth_unit.is_leaf(state, depth) => {
+                return heuristic_value(&self.eval, state, self.root, self.config.eval_scale);
+            }
             Turn::Chance => return self.chance_node(state, depth, ply, alpha, beta, clock),
             Turn::Player(p) => p,
         };
@@ -191,13 +199,14 @@ impl<G: Game, E: Evaluator<G>, O: MoveOrderer<G>> AlphaBeta<G, E, O> {
         self.order_moves(state, &mut moves, tt_move, ply);
 
         let maximising = mover == self.root;
+        let below = self.config.depth_unit.child_depth(state, depth);
         let (mut alpha_now, mut beta_now) = (alpha, beta);
         let mut best_value = if maximising { f64::NEG_INFINITY } else { f64::INFINITY };
         let mut best_move = None;
         for &action in &moves {
             let value = DISCOUNT
                 * self.with_child(state, action, |s, child| {
-                    s.search(child, depth - 1, ply + 1, alpha_now / DISCOUNT, beta_now / DISCOUNT, clock)
+                    s.search(child, below, ply + 1, alpha_now / DISCOUNT, beta_now / DISCOUNT, clock)
                 });
             if self.aborted {
                 break;
@@ -328,11 +337,12 @@ impl<G: Game, E: Evaluator<G>, O: MoveOrderer<G>> AlphaBeta<G, E, O> {
         self.ensure_ply(0);
         let mut alpha = f64::NEG_INFINITY;
         let mut best: Option<RootResult<G::Action>> = None;
+        let below = self.config.depth_unit.child_depth(state, depth);
         for entry in moves.iter_mut() {
             let action = entry.0;
             let value = DISCOUNT
                 * self.with_child(state, action, |s, child| {
-                    s.search(child, depth - 1, 1, alpha / DISCOUNT, f64::INFINITY, clock)
+                    s.search(child, below, 1, alpha / DISCOUNT, f64::INFINITY, clock)
                 });
             if self.aborted {
                 break;
@@ -447,6 +457,7 @@ impl<G: Game, E: Evaluator<G>, O: MoveOrderer<G>> Agent<G> for AlphaBeta<G, E, O
                 depth,
                 iterations: self.nodes,
                 value: Some(reported_value(result.value)),
+                scores: seat_scores(result.value, self.config.eval_scale, self.root, state.num_players()),
                 proven: proven_plies(result.value),
                 pv: self.principal_variation(state, result.best, depth),
                 elapsed: clock.elapsed(),

@@ -9,7 +9,7 @@ use crate::heuristics::{Evaluator, MoveOrderer, RolloutPolicy};
 use crate::mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig, node_bytes};
 use crate::random::RandomAgent;
 use crate::tt::TranspositionTable;
-use crate::value::EvalScale;
+use crate::value::{DepthUnit, EvalScale};
 
 pub fn random<G: Game>() -> AgentFactory<G> {
     AgentFactory::new("random", "plays a uniformly random legal move", vec![], |_, seed| {
@@ -20,7 +20,12 @@ pub fn random<G: Game>() -> AgentFactory<G> {
 pub fn alphabeta_params<G: Game>() -> Vec<ParamInfo> {
     let d = AlphaBetaConfig::default();
     vec![
-        ParamInfo::new("depth", d.max_depth, "deepest iteration of iterative deepening, in moves"),
+        ParamInfo::new("depth", d.max_depth, "deepest iteration of iterative deepening, in moves (or turns)"),
+        ParamInfo::new(
+            "turns",
+            d.depth_unit == DepthUnit::Turns,
+            "count depth in whole turns and judge positions only between turns (for games whose turns are several actions)",
+        ),
         ParamInfo::new("tt", d.tt_bits, "transposition table size as a power of two (0 = off)")
             .costs(Resource::TableBits { entry_bytes: TranspositionTable::<G::Action>::SLOT_BYTES }),
         ParamInfo::new("killers", d.killers, "killer-move ordering"),
@@ -36,6 +41,7 @@ pub fn alphabeta_params<G: Game>() -> Vec<ParamInfo> {
 pub fn alphabeta_config(params: &Params) -> Result<AlphaBetaConfig, Error> {
     Ok(AlphaBetaConfig {
         max_depth: params.get_in("depth", 1..=1000)?,
+        depth_unit: if params.get_bool("turns")? { DepthUnit::Turns } else { DepthUnit::Actions },
         tt_bits: params.get_in("tt", 0..=30)?,
         killers: params.get_bool("killers")?,
         history: params.get_bool("history")?,

@@ -77,8 +77,8 @@ const CHANCE: u8 = u8::MAX;
 /// Searches without a time budget and without an iteration budget stop after this many playouts.
 const DEFAULT_ITERATIONS: u64 = 10_000;
 const TIME_CHECK_INTERVAL: u64 = 16;
-/// How far below the previous root a reused tree is searched for the new position.
-const REUSE_DEPTH: usize = 8;
+/// How many explored nodes below the previous root are looked through for the new position.
+const REUSE_SEARCH_NODES: usize = 4096;
 
 #[derive(Clone, Debug)]
 struct Node<A> {
@@ -143,28 +143,33 @@ impl<G: Game + PartialEq> Tree<G> {
         Tree { nodes: vec![Node::new(None, CHANCE, 1.0)], root_state: state.clone() }
     }
 
-    /// The subtree whose root is `state`, if `state` follows from the old root within a few
-    /// actions and that line was explored; otherwise a fresh tree.
+    /// The subtree whose root is `state`, if `state` follows from the old root along explored
+    /// nodes; otherwise a fresh tree. The line actually played is most likely one the search
+    /// explored much, so nodes are looked at most-visited first, as deep as they go (a whole
+    /// turn of many actions and the opponents' replies), up to [`REUSE_SEARCH_NODES`].
     fn reuse_for(self, state: &G) -> Self {
         if &self.root_state == state {
             return self;
         }
-        let mut frontier = vec![(0usize, self.root_state.clone())];
-        for _ in 0..REUSE_DEPTH {
-            let mut next = Vec::new();
-            for (index, node_state) in frontier {
-                for child in self.nodes[index].children() {
-                    let mut child_state = node_state.clone();
-                    child_state.apply(self.nodes[child].action.expect("children carry actions"));
-                    if &child_state == state {
-                        return self.extract(child, child_state);
-                    }
-                    if self.nodes[child].expanded {
-                        next.push((child, child_state));
-                    }
+        let mut states = vec![self.root_state.clone()];
+        let mut frontier = std::collections::BinaryHeap::from([(self.nodes[0].visits, 0usize, 0usize)]);
+        let mut looked = 0;
+        while let Some((_, index, slot)) = frontier.pop() {
+            for child in self.nodes[index].children() {
+                let mut child_state = states[slot].clone();
+                child_state.apply(self.nodes[child].action.expect("children carry actions"));
+                if &child_state == state {
+                    return self.extract(child, child_state);
+                }
+                if self.nodes[child].expanded {
+                    states.push(child_state);
+                    frontier.push((self.nodes[child].visits, child, states.len() - 1));
                 }
             }
-            frontier = next;
+            looked += 1;
+            if looked >= REUSE_SEARCH_NODES {
+                break;
+            }
         }
         Tree::new(state)
     }
@@ -200,6 +205,8 @@ struct RootStats<A> {
     children: Vec<(A, u32, f64)>,
     pv: Vec<A>,
     iterations: u64,
+    /// Every seat's summed result over this decision's iterations.
+    score_sums: Vec<f64>,
 }
 
 impl<G, E, R> Mcts<G, E, R>
@@ -231,6 +238,8 @@ struct Worker<'a, G: Game, E, R> {
     actions: Vec<G::Action>,
     outcomes: Vec<(G::Action, f64)>,
     path: Vec<usize>,
+    /// Every seat's summed result over this decision's iterations: the root's expected scores.
+    score_sums: Vec<f64>,
 }
 
 impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
@@ -278,7 +287,7 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
         let returns = if state.is_over() {
             state.returns()
         } else if self.config.leaf_mix > 0.0 {
-            let judged = evaluated_returns(self.eval, &state);
+            let judged = self.eval.expected_scores(&state);
             let mut played = self.playout(state);
             let mix = self.config.leaf_mix;
             for p in 0..played.players() {
@@ -288,6 +297,9 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
         } else {
             self.playout(state)
         };
+        for (sum, score) in self.score_sums.iter_mut().zip(returns.as_slice()) {
+            *sum += score;
+        }
         for &index in &self.path {
             let node = &mut self.tree.nodes[index];
             node.visits += 1;
@@ -314,11 +326,8 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
                     if prior > 0 {
                         let mut after = state.clone();
                         after.apply(a);
-                        let returns = if after.is_over() {
-                            after.returns()
-                        } else {
-                            evaluated_returns(self.eval, &after)
-                        };
+                        let returns =
+                            if after.is_over() { after.returns() } else { self.eval.expected_scores(&after) };
                         child.prior = prior;
                         child.visits = prior;
                         child.total = prior as f64 * returns.get(p);
@@ -384,7 +393,7 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
         loop {
             match state.turn() {
                 Turn::Over => return state.returns(),
-                _ if played >= limit => return evaluated_returns(self.eval, &state),
+                _ if played >= limit => return self.eval.expected_scores(&state),
                 Turn::Chance => {
                     let outcome = state.sample_chance(&mut self.rng);
                     state.apply(outcome);
@@ -415,17 +424,8 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
             pv.push(nodes[best].action.unwrap());
             index = best;
         }
-        RootStats { children, pv, iterations }
+        RootStats { children, pv, iterations, score_sums: self.score_sums.clone() }
     }
-}
-
-/// Scores an unfinished position from the evaluator: `(1 + value) / 2` for every player.
-fn evaluated_returns<G: Game, E: Evaluator<G>>(eval: &E, state: &G) -> Returns {
-    let mut returns = Returns::zeros(state.num_players());
-    for p in 0..state.num_players() {
-        returns.set(p, (1.0 + eval.evaluate(state, p).clamp(-1.0, 1.0)) / 2.0);
-    }
-    returns
 }
 
 impl<G, E, R> Agent<G> for Mcts<G, E, R>
@@ -479,6 +479,7 @@ where
                             actions: Vec::new(),
                             outcomes: Vec::new(),
                             path: Vec::new(),
+                            score_sums: vec![0.0; state.num_players()],
                         };
                         let done = worker.run(&clock, share);
                         let stats = worker.root_stats(done);
@@ -523,10 +524,19 @@ where
         if pv.first() != Some(&action) {
             pv = vec![action];
         }
+        let mut scores = vec![0.0; state.num_players()];
+        for (_, stats) in &results {
+            for (sum, part) in scores.iter_mut().zip(&stats.score_sums) {
+                *sum += part;
+            }
+        }
+        let scores =
+            if iterations > 0 { scores.iter().map(|s| s / iterations as f64).collect() } else { Vec::new() };
         let info = SearchInfo {
             depth: pv.len() as u32,
             iterations,
             value: (visits > 0).then(|| 2.0 * total / visits as f64 - 1.0),
+            scores,
             proven: None,
             pv,
             elapsed: clock.elapsed(),

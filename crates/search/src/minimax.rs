@@ -4,7 +4,7 @@
 use ply_core::{Game, Player, Turn};
 
 use crate::heuristics::Evaluator;
-use crate::value::{DISCOUNT, EvalScale, heuristic_value, terminal_value};
+use crate::value::{DISCOUNT, DepthUnit, EvalScale, heuristic_value, terminal_value};
 
 /// The value of `state` for `root` searched `depth` player decisions deep: the root player
 /// maximises, every other player minimises (paranoid; plain minimax for two players), chance
@@ -16,23 +16,36 @@ pub fn expectiminimax<G: Game, E: Evaluator<G> + ?Sized>(
     eval: &E,
     scale: EvalScale,
 ) -> f64 {
+    expectiminimax_in(state, depth, DepthUnit::Actions, root, eval, scale)
+}
+
+/// [`expectiminimax`] with the depth counted in `unit`.
+pub fn expectiminimax_in<G: Game, E: Evaluator<G> + ?Sized>(
+    state: &G,
+    depth: u32,
+    unit: DepthUnit,
+    root: Player,
+    eval: &E,
+    scale: EvalScale,
+) -> f64 {
     match state.turn() {
         Turn::Over => terminal_value(state, root),
-        _ if depth == 0 => heuristic_value(eval, state, root, scale),
+        _ if unit.is_leaf(state, depth) => heuristic_value(eval, state, root, scale),
         Turn::Chance => state
             .outcomes()
             .into_iter()
             .map(|(outcome, p)| {
                 let mut child = state.clone();
                 child.apply(outcome);
-                p * expectiminimax(&child, depth, root, eval, scale)
+                p * expectiminimax_in(&child, depth, unit, root, eval, scale)
             })
             .sum(),
         Turn::Player(mover) => {
+            let below = unit.child_depth(state, depth);
             let values = state.actions().into_iter().map(|action| {
                 let mut child = state.clone();
                 child.apply(action);
-                DISCOUNT * expectiminimax(&child, depth - 1, root, eval, scale)
+                DISCOUNT * expectiminimax_in(&child, below, unit, root, eval, scale)
             });
             if mover == root {
                 values.fold(f64::NEG_INFINITY, f64::max)

@@ -47,6 +47,32 @@ impl EvalScale {
     }
 }
 
+/// What a tree search's depth counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DepthUnit {
+    /// Player decisions: every move is a level.
+    #[default]
+    Actions,
+    /// Whole turns ([`Game::continues_turn`]): the decisions within a turn cost nothing, and a
+    /// position is judged only between turns, never with a turn half made.
+    Turns,
+}
+
+impl DepthUnit {
+    /// Whether `state`, reached with `depth` left, is scored by the evaluator.
+    pub fn is_leaf<G: Game>(self, state: &G, depth: u32) -> bool {
+        depth == 0 && (self == DepthUnit::Actions || !state.continues_turn())
+    }
+
+    /// The depth left below player node `state`, searched with `depth` left.
+    pub fn child_depth<G: Game>(self, state: &G, depth: u32) -> u32 {
+        match self {
+            DepthUnit::Turns if state.continues_turn() => depth,
+            _ => depth.saturating_sub(1),
+        }
+    }
+}
+
 /// What a heuristic value of 1 is worth on [`EvalScale::Expected`]: a little less than a win, so
 /// that a proven win within ten moves is still preferred.
 pub const EXPECTED_SCALE: f64 = 0.99 * WIN;
@@ -85,6 +111,24 @@ pub fn reported_value(value: f64) -> f64 {
     if value.abs() > 1.0 { value.signum() * (value.abs() / WIN).min(1.0) } else { value }
 }
 
+/// Every seat's expected score from a search value for `mover`, where the value says it: a
+/// proven result, or in a two-player game a value on [`EvalScale::Expected`] (whose
+/// `(1 + value) / 2` is the mover's expected score). A value on [`EvalScale::Rank`] only ranks
+/// positions and says nothing of chances: empty then, as for more than two players.
+pub fn seat_scores(value: f64, scale: EvalScale, mover: Player, players: usize) -> Vec<f64> {
+    let mover_score = match proven_plies(value) {
+        Some(plies) => f64::from(u8::from(plies > 0)),
+        None if scale == EvalScale::Expected => (1.0 + reported_value(value)) / 2.0,
+        None => return Vec::new(),
+    };
+    if players != 2 {
+        return Vec::new();
+    }
+    let mut scores = vec![1.0 - mover_score; 2];
+    scores[mover] = mover_score;
+    scores
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +139,13 @@ mod tests {
         assert_eq!(proven_plies(-WIN * DISCOUNT.powi(2)), Some(-2));
         assert_eq!(proven_plies(0.5), None);
         assert_eq!(proven_plies(0.6 * WIN), None);
+    }
+
+    #[test]
+    fn seat_scores_only_where_the_value_is_a_chance() {
+        assert_eq!(seat_scores(0.5, EvalScale::Expected, 1, 2), vec![0.25, 0.75]);
+        assert_eq!(seat_scores(0.5, EvalScale::Rank, 1, 2), Vec::<f64>::new());
+        assert_eq!(seat_scores(-WIN * DISCOUNT.powi(3), EvalScale::Rank, 0, 2), vec![0.0, 1.0]);
+        assert_eq!(seat_scores(0.5, EvalScale::Expected, 0, 3), Vec::<f64>::new());
     }
 }

@@ -6,13 +6,14 @@ mod common;
 
 use common::{Gamble, RandomTree, TakeAway, gamble_eval, random_eval};
 use ply_core::{Agent, Budget, Game, Limits};
-use ply_search::minimax::expectiminimax;
-use ply_search::value::{DISCOUNT, EvalScale};
+use ply_search::minimax::{expectiminimax, expectiminimax_in};
+use ply_search::value::{DISCOUNT, DepthUnit, EvalScale};
 use ply_search::{AlphaBeta, AlphaBetaConfig, GeneratedOrder, NeutralEval};
 
 fn configs() -> Vec<AlphaBetaConfig> {
     let base = AlphaBetaConfig {
         max_depth: 64,
+        depth_unit: DepthUnit::Actions,
         tt_bits: 12,
         killers: true,
         history: true,
@@ -60,6 +61,49 @@ fn equals_expectiminimax_on_random_trees() {
         }
     }
     assert!(checked > 5000, "only {checked} comparisons");
+}
+
+/// Depth in whole turns: the decisions within a turn are free and no half-made turn is judged.
+/// The same state can then be reached with different depths left, so the table (which may use a
+/// deeper result) is off here.
+#[test]
+fn counting_whole_turns_equals_expectiminimax_in_turns() {
+    let mut checked = 0;
+    let mut differs = 0;
+    for seed in 0..150u64 {
+        for players in [2, 3] {
+            for with_chance in [false, true] {
+                let game = RandomTree::new(seed, players, 9, with_chance);
+                let Some(root) = game.current_player() else { continue };
+                for eval_scale in [EvalScale::Rank, EvalScale::Expected] {
+                    let config = AlphaBetaConfig {
+                        depth_unit: DepthUnit::Turns,
+                        tt_bits: 0,
+                        eval_scale,
+                        ..AlphaBetaConfig::default()
+                    };
+                    let mut search = AlphaBeta::new(config, random_eval, GeneratedOrder);
+                    for depth in 1..=4 {
+                        let expected =
+                            expectiminimax_in(&game, depth, DepthUnit::Turns, root, &random_eval, eval_scale);
+                        let got = search.value_at_depth(&game, depth, root);
+                        assert!(
+                            close(got, expected),
+                            "seed {seed} players {players} depth {depth}: {got} vs {expected}"
+                        );
+                        let by_actions = expectiminimax(&game, depth, root, &random_eval, eval_scale);
+                        differs += usize::from(!close(expected, by_actions));
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} comparisons");
+    assert!(
+        differs > checked / 10,
+        "turns and actions differ often enough to test anything: {differs} of {checked}"
+    );
 }
 
 #[test]

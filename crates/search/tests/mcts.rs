@@ -1,6 +1,6 @@
 mod common;
 
-use common::{RandomTree, TakeAway, random_eval};
+use common::{Endless, RandomTree, TakeAway, random_eval};
 use ply_core::{Agent, Budget, Game, Limits};
 use ply_search::{FinalChoice, Mcts, MctsConfig, NeutralEval, UniformRollout};
 
@@ -114,5 +114,26 @@ fn a_node_limit_of_one_still_expands_the_root() {
             let d = agent.choose(&game, &limits(50), &mut |_| {});
             assert!(game.actions().contains(&d.action));
         }
+    }
+}
+
+/// With more than two players an unfinished leaf is worth a share of the result that sums to 1
+/// with the others', like a finished game's: an even leaf gives each of n players 1/n, not 1/2.
+#[test]
+fn leaf_values_and_reported_scores_sum_to_one_for_any_number_of_players() {
+    for players in [2usize, 3, 5] {
+        let game = Endless { players, moves: 0 };
+        // Playouts cut at once: every leaf is the evaluator's.
+        let config = MctsConfig { rollout_limit: Some(0), ..MctsConfig::default() };
+        let mut agent = Mcts::new(config, NeutralEval, UniformRollout, 3);
+        let d = agent.choose(&game, &limits(2000), &mut |_| {});
+        assert_eq!(d.info.scores.len(), players, "{:?}", d.info);
+        let sum: f64 = d.info.scores.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{players} players: scores {:?} sum to {sum}", d.info.scores);
+        for share in &d.info.scores {
+            assert!((share - 1.0 / players as f64).abs() < 1e-9, "an even leaf: {:?}", d.info.scores);
+        }
+        let mover_mean = (d.info.value.unwrap() + 1.0) / 2.0;
+        assert!((mover_mean - 1.0 / players as f64).abs() < 1e-9, "the chosen move's mean: {mover_mean}");
     }
 }

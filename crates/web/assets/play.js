@@ -147,15 +147,19 @@ export async function gamePage(root, id) {
     if (!board.showLine) return;
     let moves = null;
     let first = player;
+    // Who moves before each action of the line, from the server (turns of several actions,
+    // chance events): never guessed here.
+    let movers = info?.pv_players || [];
     if (lineOnBoard && info && info.pv && info.pv.length && view.status === 'playing') {
       if (view.thinking) moves = info.pv;
       else if (view.actions.length && view.actions[view.actions.length - 1].info === info) {
         // The report of the move just played: the rest of its line follows from here.
         moves = info.pv.slice(1);
-        first = (player + 1) % view.num_players;
+        movers = movers.slice(1);
+        first = movers[0] ?? (view.turn.kind === 'player' ? view.turn.player : player);
       }
     }
-    board.showLine(moves, first);
+    board.showLine(moves, first, movers);
   }
 
   /** The AI's search: live while it thinks, else its report on its last move. */
@@ -188,13 +192,15 @@ export async function gamePage(root, id) {
       parts.push(h('div.meter', meter));
       const timer = setInterval(() => (meter.isConnected ? tick() : clearInterval(timer)), 100);
     }
-    if (info && info.win_probability !== null && info.win_probability !== undefined) {
-      const others = seats.filter((_, i) => i !== player).map((s) => s.color);
+    // Every seat's expected score, when the search estimates one (MCTS, a value on the
+    // expected scale, a proven result); alpha-beta's heuristic margins are not chances.
+    if (info && Array.isArray(info.scores) && info.scores.length === view.num_players) {
       parts.push(
-        h('div.winbar',
-          h('div', { style: { width: pct(info.win_probability), background: color } }),
-          h('div', { style: { flex: 1, background: others[0] || '#ccc' } })),
-        h('div.small', `${seatName(player)}'s estimate: ${pct(info.win_probability, 0)} to win`));
+        h('div.winbar', { dataset: { testid: 'winbar' } }, info.scores.map((share, seat) =>
+          h('div', { title: `${seatName(seat)} ${pct(share, 0)}`, style: { width: pct(share), background: seats[seat]?.color || '#ccc' } }))),
+        h('div.small', view.num_players === 2
+          ? `${seatName(player)}'s estimate: ${pct(info.scores[player], 0)} to win`
+          : `${seatName(player)}'s estimate: ${info.scores.map((share, seat) => `${seatName(seat)} ${pct(share, 0)}`).join(' · ')}`));
     }
     const forced = info && !info.iterations && (info.value === null || info.value === undefined) && !view.thinking;
     if (forced) parts.push(h('div.small', 'The only move, or one that needed no search.'));
@@ -208,7 +214,7 @@ export async function gamePage(root, id) {
       if (info.depth) facts.push(['depth', info.depth]);
       if (info.iterations) facts.push(['iterations', info.iterations.toLocaleString()]);
       if (info.pv && info.pv.length) {
-        facts.push(['best line', page.formatLine ? page.formatLine(info.pv, player) : info.pv.join(' ')]);
+        facts.push(['best line', page.formatLine ? page.formatLine(info.pv, player, info.pv_players || []) : info.pv.join(' ')]);
       }
       if (info.elapsed_ms !== undefined) facts.push(['time', `${info.elapsed_ms} ms`]);
       parts.push(h('dl.facts', facts.map(([k, v]) => [h('dt', k), h('dd', v instanceof Node ? v : String(v))])));

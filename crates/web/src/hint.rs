@@ -104,17 +104,18 @@ pub async fn hint(
     let limits = Limits { budget, stop };
     let result = tokio::task::spawn_blocking(move || {
         let _running = running;
-        agent.choose(&*state, &limits, &mut |_| {})
+        let decision = agent.choose(&*state, &limits, &mut |_| {});
+        decision.map(|d| (info_json(&d.info, &*state), d.action))
     })
     .await;
-    let decision = result
+    let (info, action) = result
         .map_err(|e| ApiError::internal(format!("the hint's search panicked: {e}")))?
         .map_err(|e| ApiError::internal(format!("the hint's search failed: {e}")))?;
     Ok(json!({
         "ply": ply,
         "player": player,
         "agent": spec,
-        "action": decision.action,
-        "info": info_json(&decision.info),
+        "action": action,
+        "info": info,
     }))
 }

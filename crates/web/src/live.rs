@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use ply_arena::{DynAgent, DynGame, DynState};
 use ply_core::rng::{derive_seed, rng_from_seed};
-use ply_core::{AgentSpec, Budget, Limits, StopFlag, Turn};
+use ply_core::{AgentSpec, Budget, Limits, StopFlag, Turn, TurnBudget};
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, watch};
 
@@ -92,6 +92,8 @@ pub struct Live {
     /// search that returns into a newer epoch is dropped.
     epoch: u64,
     agents: Vec<Option<Box<dyn DynAgent>>>,
+    /// Each seat's budget is per turn, shared out over a turn of several decisions.
+    turn_budgets: Vec<TurnBudget>,
     agent_builds: u64,
     game: usize,
     registry: Arc<Registry>,
@@ -143,6 +145,7 @@ impl Live {
             version: now_ms() as u64,
             epoch: 0,
             agents: (0..players).map(|_| None).collect(),
+            turn_budgets: vec![TurnBudget::default(); players],
             agent_builds: 0,
             game,
             registry,
@@ -226,6 +229,8 @@ impl Live {
                 "kind": "player",
                 "player": p,
                 "human": !self.settings.sides[p].is_ai(),
+                // The player acted already in this turn, which goes on.
+                "continues": self.state.continues_turn(),
             }),
             Turn::Chance => json!({"kind": "chance"}),
             Turn::Over => json!({"kind": "over"}),
@@ -421,7 +426,12 @@ impl Live {
             Err(e) => return self.fail(&e.message),
         };
         let side_ms = self.settings.sides[player].time_ms.unwrap_or(DEFAULT_TIME_MS);
-        let budget = agent.budget().or(Budget::millis(side_ms));
+        let full = agent.budget().or(Budget::millis(side_ms));
+        let budget = self.turn_budgets[player].decision(
+            full,
+            self.state.continues_turn(),
+            self.state.decisions_left_in_turn(),
+        );
         // A spec's own `iters=` or `nodes` alone would not bound the time: the side's time per
         // move does, so no search started over HTTP holds a core for good.
         let deadline = budget.time.is_none().then(|| Duration::from_millis(side_ms));
@@ -464,7 +474,7 @@ impl Live {
                             return;
                         }
                         last = Some(Instant::now());
-                        let info = info_json(info);
+                        let info = info_json(info, &*state);
                         let mut live = lock(&progress);
                         if live.epoch != epoch {
                             return;
@@ -484,7 +494,8 @@ impl Live {
                 match decision {
                     Ok(Ok(decision)) => {
                         live.agents[player] = Some(agent);
-                        let info = info_json(&decision.info);
+                        live.turn_budgets[player].spent(decision.info.iterations, decision.info.elapsed);
+                        let info = info_json(&decision.info, &*state);
                         match live.record(&decision.action, Some(player), "ai", Some(info)) {
                             Ok(()) => live.advance(&handle),
                             Err(e) => live.fail(&format!("the AI's move {}: {}", decision.action, e.message)),

@@ -4,7 +4,8 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use ply_core::{Error, SearchInfo};
+use ply_arena::DynState;
+use ply_core::{Error, SearchInfo, Turn};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -118,16 +119,25 @@ pub struct ActionRecord {
     pub info: Option<Value>,
 }
 
-/// An agent's search report for the UI: `value` is for the player to move, -1..1, and
-/// `win_probability` the same mapped to 0..1.
-pub fn info_json(info: &SearchInfo<String>) -> Value {
+/// An agent's search report from position `state`, for the UI: `value` is for the player to
+/// move, -1..1 (a margin, not a probability); `scores` every seat's expected score when the
+/// search estimates it, and `win_probability` the mover's share of it; `pv_players` who moves
+/// before each action of the best line (null for chance), so that pages need not guess.
+pub fn info_json(info: &SearchInfo<String>, state: &dyn DynState) -> Value {
+    let scores = (!info.scores.is_empty()).then_some(&info.scores);
+    let mover = match state.turn() {
+        Turn::Player(p) => p,
+        _ => usize::MAX,
+    };
     json!({
         "depth": info.depth,
         "iterations": info.iterations,
         "value": info.value,
-        "win_probability": info.value.map(|v| ((v + 1.0) / 2.0).clamp(0.0, 1.0)),
+        "scores": scores,
+        "win_probability": scores.and_then(|s| s.get(mover)),
         "proven": info.proven,
         "pv": info.pv,
+        "pv_players": state.movers(&info.pv),
         "elapsed_ms": info.elapsed.as_millis() as u64,
     })
 }

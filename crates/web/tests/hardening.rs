@@ -13,7 +13,8 @@ use axum::http::{Request, StatusCode};
 use common::*;
 use ply_arena::bench::BenchReport;
 use ply_arena::{
-    AgentInfo, DynAgent, DynGame, DynState, MatchReport, RunOptions, Sprt, SprtReport, TournamentReport,
+    AgentInfo, DynAgent, DynGame, DynState, FfaReport, MatchReport, RunOptions, Sprt, SprtReport,
+    TournamentReport,
 };
 use ply_core::{AgentSpec, ParamInfo};
 use ply_search::genetic::{GenerationReport, GeneticConfig, TuneResult};
@@ -461,6 +462,14 @@ impl DynGame for Gated {
         options: &RunOptions,
     ) -> Result<TournamentReport, ply_core::Error> {
         self.inner.run_tournament(specs, options)
+    }
+    fn run_ffa(
+        &self,
+        specs: &[AgentSpec],
+        all_orders: bool,
+        options: &RunOptions,
+    ) -> Result<FfaReport, ply_core::Error> {
+        self.inner.run_ffa(specs, all_orders, options)
     }
     fn run_sprt(
         &self,

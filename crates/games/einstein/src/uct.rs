@@ -335,6 +335,11 @@ impl Agent<Einstein> for PatentUct {
             depth: 1,
             iterations,
             value: Some(2.0 * win_rate - 1.0),
+            scores: {
+                let mut scores = vec![1.0 - win_rate; 2];
+                scores[state.side() as usize] = win_rate;
+                scores
+            },
             proven: None,
             pv: vec![action],
             elapsed: clock.elapsed(),

@@ -122,6 +122,16 @@ impl Game for Pig {
         }
     }
 
+    /// A turn goes on from its first roll until a hold, a 1, or the target.
+    fn continues_turn(&self) -> bool {
+        self.turn() != Turn::Over && (self.rolling || self.turn_total > 0)
+    }
+
+    /// A player rolls as long as it likes.
+    fn decisions_left_in_turn(&self) -> Option<u32> {
+        None
+    }
+
     fn apply(&mut self, action: PigAction) {
         match action {
             PigAction::Roll => self.rolling = true,

@@ -38,6 +38,22 @@ fn rolling_holding_and_losing_the_turn() {
 }
 
 #[test]
+fn a_turn_goes_on_from_its_first_roll_to_a_hold_or_a_one() {
+    let mut s = Pig::new(2, 30, 100);
+    assert!(!s.continues_turn(), "a turn starts");
+    assert_eq!(s.decisions_left_in_turn(), None, "Pig cannot say how long a turn lasts");
+    play(&mut s, "roll");
+    assert!(s.continues_turn(), "the die is in the air");
+    play(&mut s, "4");
+    assert!(s.continues_turn(), "player 0 rolls or holds, in the same turn");
+    play(&mut s, "hold");
+    assert!(!s.continues_turn(), "player 1's turn starts");
+    play(&mut s, "roll 1");
+    assert_eq!(s.turn(), Turn::Player(0));
+    assert!(!s.continues_turn(), "a one ends the turn");
+}
+
+#[test]
 fn running_out_of_turns_shares_the_win() {
     let mut s = Pig::new(2, 50, 2);
     play(&mut s, "roll 5 hold roll 3 roll 2 hold");

@@ -43,11 +43,22 @@ pub struct RandomTree {
     pub sum: u8,
     pub after_chance: bool,
     pub with_chance: bool,
+    /// Who made the last decision: a player to move again continues its turn.
+    pub last_mover: Option<u8>,
 }
 
 impl RandomTree {
     pub fn new(seed: u64, players: usize, max_depth: u8, with_chance: bool) -> Self {
-        RandomTree { seed, players, max_depth, depth: 0, sum: 0, after_chance: false, with_chance }
+        RandomTree {
+            seed,
+            players,
+            max_depth,
+            depth: 0,
+            sum: 0,
+            after_chance: false,
+            with_chance,
+            last_mover: None,
+        }
     }
 
     fn h(&self, salt: u64) -> u64 {
@@ -101,8 +112,15 @@ impl Game for RandomTree {
         }
     }
 
+    fn continues_turn(&self) -> bool {
+        matches!(self.turn(), Turn::Player(p) if self.last_mover == Some(p as u8))
+    }
+
     fn apply(&mut self, action: u8) {
         let was_chance = self.turn() == Turn::Chance;
+        if let Turn::Player(p) = self.turn() {
+            self.last_mover = Some(p as u8);
+        }
         self.sum = ((self.sum as u32 + action as u32 + 1) % 61) as u8;
         self.after_chance = was_chance;
         if !was_chance {
@@ -120,7 +138,7 @@ impl Game for RandomTree {
     }
 
     fn hash_key(&self) -> Option<u64> {
-        Some(self.h(7))
+        Some(self.h(7) ^ self.last_mover.map_or(0, |p| derive_seed(p as u64, 0x7u64)))
     }
 
     fn to_text(&self) -> String {
@@ -243,4 +261,40 @@ pub fn gamble_eval(state: &Gamble, player: Player) -> f64 {
         _ => 0.0,
     };
     if player == 0 { v } else { -v }
+}
+
+/// `players` take turns choosing 0 or 1, for ever: no search reaches an end, so every leaf's
+/// value is the evaluator's.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Endless {
+    pub players: usize,
+    pub moves: u32,
+}
+
+impl Game for Endless {
+    type Action = u8;
+    numbered_actions!();
+
+    fn num_players(&self) -> usize {
+        self.players
+    }
+    fn turn(&self) -> Turn {
+        Turn::Player(self.moves as usize % self.players)
+    }
+    fn legal_actions(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend([0, 1]);
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(u8, f64)>) {
+        out.clear();
+    }
+    fn apply(&mut self, _action: u8) {
+        self.moves += 1;
+    }
+    fn returns(&self) -> Returns {
+        Returns::draw(self.players)
+    }
+    fn to_text(&self) -> String {
+        self.moves.to_string()
+    }
 }

@@ -280,6 +280,8 @@ impl Engine {
                 depth: depth as u32,
                 iterations: self.nodes,
                 value: Some(reported_value(score)),
+                // A heuristic score is no chance of winning: no per-seat estimate.
+                scores: Vec::new(),
                 proven: proven_plies(score),
                 pv: self.principal_variation(p, depth as u32),
                 elapsed: clock.elapsed(),
@@ -372,6 +374,7 @@ fn proven_info(plies: i32, pv: Vec<Point>, nodes: u64, clock: &Clock) -> SearchI
         depth: plies as u32,
         iterations: nodes,
         value: Some(1.0),
+        scores: Vec::new(),
         proven: Some(plies),
         pv,
         elapsed: clock.elapsed(),
