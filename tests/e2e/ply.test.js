@@ -200,7 +200,7 @@ after(async () => {
 test('the lobby lists the games and their options', async () => {
   await openLobby();
   const games = await page.locator('.game-card').evaluateAll((cards) => cards.map((c) => c.dataset.game));
-  assert.deepEqual(games.sort(), ['connect4', 'einstein', 'gomoku', 'pig']);
+  assert.deepEqual(games.sort(), ['connect4', 'einstein', 'gomoku', 'kuhn', 'pig']);
   await page.click('.game-card[data-game="einstein"]');
   await page.locator('select[name=setup]').waitFor();
   await shot('lobby');

@@ -69,6 +69,16 @@ pub trait DynState: Send + Sync {
     fn continues_turn(&self) -> bool;
     /// See [`Game::decisions_left_in_turn`].
     fn decisions_left_in_turn(&self) -> Option<u32>;
+    /// Whether players see different things ([`Game::HIDDEN_INFORMATION`]).
+    fn hidden_information(&self) -> bool;
+    /// What `viewer` (a seat, or `None` for a spectator) sees of the state, as text and JSON.
+    fn observation_text(&self, viewer: Option<usize>) -> String;
+    fn observation_json(&self, viewer: Option<usize>) -> Value;
+    /// How an action (text), about to be played here, looks to `viewer`.
+    fn action_observation(&self, action: &str, viewer: Option<usize>) -> Result<String, Error>;
+    /// The state re-dealt for `viewer` ([`Game::resample_hidden`]): what an agent in that seat
+    /// may be handed.
+    fn resample_hidden(&self, viewer: usize, rng: &mut Rng) -> Box<dyn DynState>;
     /// The player to move before each action of `line` played from here (`None` before a
     /// chance outcome), as far as the line can be played: who a search's best line has moving.
     fn movers(&self, line: &[String]) -> Vec<Option<usize>>;
@@ -196,6 +206,21 @@ impl<G: GameDef> DynState for G {
     }
     fn decisions_left_in_turn(&self) -> Option<u32> {
         Game::decisions_left_in_turn(self)
+    }
+    fn hidden_information(&self) -> bool {
+        G::HIDDEN_INFORMATION
+    }
+    fn observation_text(&self, viewer: Option<usize>) -> String {
+        Game::observation_text(self, viewer)
+    }
+    fn observation_json(&self, viewer: Option<usize>) -> Value {
+        Game::observation_json(self, viewer)
+    }
+    fn action_observation(&self, action: &str, viewer: Option<usize>) -> Result<String, Error> {
+        Ok(Game::action_observation(self, self.parse_action(action)?, viewer))
+    }
+    fn resample_hidden(&self, viewer: usize, rng: &mut Rng) -> Box<dyn DynState> {
+        Box::new(Game::resample_hidden(self, viewer, rng))
     }
     fn movers(&self, line: &[String]) -> Vec<Option<usize>> {
         let mut state = self.clone();

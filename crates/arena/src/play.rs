@@ -26,6 +26,8 @@ pub struct GameSetup<'a> {
 const CHANCE_STREAM: u64 = 0;
 const OPENING_STREAM: u64 = 1;
 const AGENT_STREAM: u64 = 2;
+/// Re-deals what a seat cannot see, in games with hidden information.
+const VIEW_STREAM: u64 = 3;
 
 pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
     let mut state = G::new_from_text_options(setup.options)?;
@@ -46,6 +48,7 @@ pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
         .collect::<Result<_, _>>()?;
     let mut chance_rng = rng_from_seed(derive_seed(setup.seed, CHANCE_STREAM));
     let mut opening_rng = rng_from_seed(derive_seed(setup.seed, OPENING_STREAM));
+    let mut view_rng = rng_from_seed(derive_seed(setup.seed, VIEW_STREAM));
     let opening_plies = setup.openings.unwrap_or_else(|| state.opening_plies());
     let mut actions = Vec::new();
     let mut player_moves = 0;
@@ -64,7 +67,15 @@ pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
                     let budget =
                         turns[p].decision(full, state.continues_turn(), state.decisions_left_in_turn());
                     let started = std::time::Instant::now();
-                    let decision = seat.agent.choose(&state, &Limits::new(budget), &mut |_| {});
+                    // An agent sees only what its seat may: the rest is re-dealt for it.
+                    let resampled;
+                    let view = if G::HIDDEN_INFORMATION {
+                        resampled = state.resample_hidden(p, &mut view_rng);
+                        &resampled
+                    } else {
+                        &state
+                    };
+                    let decision = seat.agent.choose(view, &Limits::new(budget), &mut |_| {});
                     turns[p].spent(decision.info.iterations, started.elapsed());
                     if !state.is_legal(decision.action) {
                         return Err(Error::illegal(format!(

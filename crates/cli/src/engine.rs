@@ -335,7 +335,13 @@ impl Engine {
         }
         let stop = StopFlag::new();
         let limits_stop = stop.clone();
-        let state = self.state.clone_box();
+        // The agent sees only what the seat to move may: the rest is re-dealt for it.
+        let state = match self.state.turn() {
+            Turn::Player(p) if self.state.hidden_information() => {
+                self.state.resample_hidden(p, &mut self.rng)
+            }
+            _ => self.state.clone_box(),
+        };
         let agent = self.agent.clone();
         let out = self.out.clone();
         let answered = Arc::new(AtomicBool::new(false));

@@ -13,6 +13,7 @@ pub fn games() -> Vec<Box<dyn DynGame>> {
         entry::<ply_pig::Pig>(),
         entry::<ply_einstein::Einstein>(),
         entry::<ply_gomoku::Gomoku>(),
+        entry::<ply_kuhn::Kuhn>(),
     ]
 }
 

@@ -188,6 +188,41 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Reads a state in JSON form, checked like [`Game::parse_state`].
     fn state_from_json(&self, json: &Value) -> Result<Self, Error>;
 
+    // ----- hidden information -----
+    //
+    // In a game where players see different things (cards in hand), these say what each may
+    // see. `viewer` is a seat, or `None` for a spectator who sees only what is public. The
+    // defaults are for games of perfect information, where everyone sees everything.
+
+    /// Whether some players may not see the whole state. Agents are then handed a state
+    /// re-dealt for their seat ([`Game::resample_hidden`]) instead of the real one.
+    const HIDDEN_INFORMATION: bool = false;
+
+    /// The state as `viewer` sees it, in text: hidden parts masked. Not necessarily readable
+    /// back with [`Game::parse_state`]; the whole state once the game is over.
+    fn observation_text(&self, _viewer: Option<Player>) -> String {
+        self.to_text()
+    }
+
+    /// The state as `viewer` sees it, in JSON (what a page draws for that seat).
+    fn observation_json(&self, _viewer: Option<Player>) -> Value {
+        self.to_json()
+    }
+
+    /// How `action`, about to be applied to this state, looks to `viewer`: a card dealt to
+    /// another player is seen as "a card", not which one.
+    fn action_observation(&self, action: Self::Action, _viewer: Option<Player>) -> String {
+        self.action_to_text(action)
+    }
+
+    /// A state `viewer` cannot tell from this one: what it sees is kept, what it cannot see is
+    /// drawn again at random, consistently with everything it has seen (the other hands from
+    /// the cards it has not seen). It must depend only on what `viewer` sees and on `rng`, never
+    /// on the hidden part itself, so that an agent handed it learns nothing it should not.
+    fn resample_hidden(&self, _viewer: Player, _rng: &mut Rng) -> Self {
+        self.clone()
+    }
+
     // ----- provided -----
 
     fn is_over(&self) -> bool {

@@ -94,6 +94,12 @@ impl<G: Game> AgentFactory<G> {
         all
     }
 
+    /// Builds the agent from parameters already checked against a list that includes this
+    /// factory's (a wrapper's, say, which adds its own).
+    pub fn build_from(&self, params: &Params, seed: u64) -> Result<Box<dyn Agent<G>>, Error> {
+        (self.build)(params, seed)
+    }
+
     pub fn build(&self, spec: &AgentSpec, seed: u64) -> Result<BuiltAgent<G>, Error> {
         let params = Params::new(self.name, self.all_params(), spec.params.iter().cloned())?;
         let mut budget = Budget::default();

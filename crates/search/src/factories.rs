@@ -5,11 +5,14 @@
 use ply_core::{AgentFactory, Error, Game, ParamInfo, Params, Resource};
 
 use crate::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use crate::determinized::Determinized;
 use crate::heuristics::{Evaluator, MoveOrderer, RolloutPolicy};
+use crate::ismcts::{Ismcts, IsmctsConfig};
 use crate::mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig, node_bytes};
 use crate::random::RandomAgent;
 use crate::tt::TranspositionTable;
 use crate::value::{DepthUnit, EvalScale};
+use ply_core::rng::derive_seed;
 
 pub fn random<G: Game>() -> AgentFactory<G> {
     AgentFactory::new("random", "plays a uniformly random legal move", vec![], |_, seed| {
@@ -69,6 +72,40 @@ where
         let config = alphabeta_config(params)?;
         let (eval, orderer) = make(params)?;
         Ok(Box::new(AlphaBeta::new(config, eval, orderer)))
+    })
+}
+
+/// Information-Set MCTS ([`crate::ismcts`]) with the game's rollout policy.
+pub fn ismcts<G, R>(
+    name: &'static str,
+    about: &'static str,
+    make: impl Fn(&Params) -> Result<R, Error> + Send + Sync + 'static,
+) -> AgentFactory<G>
+where
+    G: Game,
+    R: RolloutPolicy<G> + 'static,
+{
+    let d = IsmctsConfig::default();
+    let params = vec![ParamInfo::new("c", d.exploration, "UCB exploration constant")];
+    AgentFactory::new(name, about, params, move |params, seed| {
+        let config = IsmctsConfig { exploration: params.get_in("c", 0.0..=100.0)? };
+        Ok(Box::new(Ismcts::new(config, make(params)?, seed)))
+    })
+}
+
+/// Determinized search ([`crate::determinized`]): `inner` searches several re-dealt worlds and
+/// they vote. Takes `inner`'s parameters and `worlds`.
+pub fn determinized<G: Game>(
+    name: &'static str,
+    about: &'static str,
+    inner: AgentFactory<G>,
+) -> AgentFactory<G> {
+    let mut params = inner.params.clone();
+    params.push(ParamInfo::new("worlds", 8, "re-dealt worlds searched, each with a share of the budget"));
+    AgentFactory::new(name, about, params, move |params, seed| {
+        let worlds = params.get_in("worlds", 1..=1000)?;
+        let agent = inner.build_from(params, derive_seed(seed, 1))?;
+        Ok(Box::new(Determinized::new(agent, worlds, seed)))
     })
 }
 

@@ -2,9 +2,11 @@
 //! only through the hooks in [`heuristics`].
 
 pub mod alphabeta;
+pub mod determinized;
 pub mod factories;
 pub mod genetic;
 pub mod heuristics;
+pub mod ismcts;
 pub mod mcts;
 pub mod minimax;
 pub mod random;
@@ -12,6 +14,8 @@ pub mod tt;
 pub mod value;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig};
+pub use determinized::Determinized;
 pub use heuristics::{Evaluator, GeneratedOrder, MoveOrderer, NeutralEval, RolloutPolicy, UniformRollout};
+pub use ismcts::{Ismcts, IsmctsConfig};
 pub use mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig};
 pub use random::RandomAgent;

@@ -55,6 +55,8 @@ export async function lobbyPage(root) {
   if (!catalog.some((g) => g.name === state.game)) state.game = catalog[0].name;
 
   const picker = h('div.game-picker');
+  // The chosen game's description, under the cards: the cards stay small as games are added.
+  const about = h('p.game-about', { dataset: { testid: 'game-about' } });
   const optionsBox = h('div.options-grid');
   const modeBox = h('div.segmented.modes', { role: 'tablist' });
   const sidesBox = h('div.sides');
@@ -63,7 +65,7 @@ export async function lobbyPage(root) {
 
   clear(root,
     h('div.page-head', h('div', h('h1', 'New game'), h('p', 'Pick a game, choose who plays, and start. Everything is saved as you play.'))),
-    h('section.card', h('h3', 'Game'), h('div', { style: { marginTop: '12px' } }, picker)),
+    h('section.card', h('h3', 'Game'), h('div', { style: { marginTop: '12px' } }, picker), about),
     // Wide screens: the options with the Start button under them on the left, who plays on
     // the right, so that Start shows without scrolling however many sides there are.
     h('div.lobby-grid',
@@ -110,9 +112,11 @@ export async function lobbyPage(root) {
       return h(`button.game-card${g.name === state.game ? '.on' : ''}`, {
         type: 'button',
         dataset: { game: g.name },
+        title: g.about,
         onclick: () => { state.game = g.name; refresh(); },
-      }, h('div.thumb', thumb), h('div.title', titleOf(g.name)), h('div.about', g.about));
+      }, h('div.thumb', thumb), h('div.title', titleOf(g.name)));
     }));
+    about.textContent = catalog.find((g) => g.name === state.game)?.about || '';
   }
 
   function drawOptions() {

@@ -1,6 +1,6 @@
 // A game: the board (drawn by the game's page module), the players, what the AI thinks, the
 // controls, the record and, once the game is over, a replay.
-import { h, clear, get, post, liveSocket, showError, sideLabel, sideDetail, pct, gameTokens, dropSeatToken, keepGameTokens } from './ui.js';
+import { h, clear, get, post, api, liveSocket, showError, sideLabel, sideDetail, pct, gameTokens, dropSeatToken, keepGameTokens } from './ui.js';
 import { pageFor, titleOf } from './games/index.js';
 
 const SPEEDS = [[1500, 'Slow'], [700, 'Relaxed'], [250, 'Brisk'], [0, 'Instant']];
@@ -26,7 +26,11 @@ function icon(name) {
 }
 
 export async function gamePage(root, id) {
-  let view = await get(`/api/games/${id}`);
+  // The seat this browser watches the game as: in a game with hidden information it sees that
+  // seat's cards only (the first seat it holds; a spectator without one).
+  const held = Object.entries(gameTokens(id).seats).sort(([a], [b]) => Number(a) - Number(b));
+  const [viewerSeat, viewerToken] = held.length ? [Number(held[0][0]), held[0][1]] : [null, null];
+  let view = await api('GET', `/api/games/${id}`, undefined, viewerToken || undefined);
   const page = pageFor(view.game);
   const seats = page.seats(view.num_players);
   // How the record shows an action; the page may look at the game's other actions and options.
@@ -429,12 +433,14 @@ export async function gamePage(root, id) {
   /** Shows a view unless a newer one is already showing (replies and socket news may cross). */
   function accept(next) {
     if (next.version < view.version) return;
+    // Another seat's view (a reply to a move made with another token): the socket brings ours.
+    if (next.hidden_information && (next.viewer ?? null) !== viewerSeat) return;
     view = next;
     update();
   }
 
   update();
-  const socket = liveSocket(`/api/games/${id}/ws`, (msg) => {
+  const socket = liveSocket(`/api/games/${id}/ws${viewerToken ? `?token=${viewerToken}` : ''}`, (msg) => {
     if (msg.type === 'state') {
       accept(msg.game);
     } else if (msg.type === 'thinking' && view.thinking && view.thinking.player === msg.player) {

@@ -204,11 +204,18 @@ async fn list_games(State(app): AppState, Query(q): Query<ListQuery>) -> ApiResu
     .await
 }
 
-async fn get_game(State(app): AppState, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+/// The game as the seat whose token the request carries sees it (a spectator without one).
+async fn get_game(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
     let id = game_id(&id)?;
+    let token = bearer(&headers)?;
     blocking(move || {
         let handle = app.game(id)?;
-        Ok(Json(lock(&handle).view()))
+        let live = lock(&handle);
+        Ok(Json(live.view_for(live.seat_of(token.as_deref()))))
     })
     .await
 }
@@ -238,7 +245,7 @@ async fn change_game(
         let mut live = lock(&handle);
         change(&mut live, &handle, token.as_deref())?;
         live.publish();
-        Ok(Json(live.view()))
+        Ok(Json(live.view_for(live.seat_of(token.as_deref()))))
     })
     .await
 }
@@ -393,7 +400,17 @@ async fn hint(
 
 async fn record(State(app): AppState, Path(id): Path<String>) -> ApiResult<Response> {
     let id = game_id(&id)?;
-    let record = blocking(move || lock(&app.game(id)?).record_json()).await?;
+    let record = blocking(move || {
+        let handle = app.game(id)?;
+        let live = lock(&handle);
+        if live.is_secret() {
+            return Err(ApiError::conflict(
+                "the record of a game with hidden information is given once the game is over",
+            ));
+        }
+        live.record_json()
+    })
+    .await?;
     let body = serde_json::to_string_pretty(&record).expect("records serialise");
     Ok((
         [
@@ -451,20 +468,31 @@ async fn stop_series(
     Ok(Json(series::stopped(run).await))
 }
 
+#[derive(Deserialize)]
+struct SocketQuery {
+    /// A seat's token: browsers cannot set headers on a WebSocket.
+    token: Option<String>,
+}
+
+/// A game's news, as the seat of `?token=` sees it (a spectator without one). In a game with
+/// hidden information every socket gets its own view of each change instead of the broadcast.
 async fn game_socket(
     State(app): AppState,
     Path(id): Path<String>,
+    Query(query): Query<SocketQuery>,
     ws: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let id = game_id(&id)?;
     let handle = blocking(move || app.game(id)).await?;
     // Subscribe before taking the first view, so no change falls between the two.
-    let (rx, first) = {
+    let (rx, first, viewer, personal) = {
         let live = lock(&handle);
-        (live.subscribe(), json!({"type": "state", "game": live.view()}).to_string())
+        let viewer = live.seat_of(query.token.as_deref());
+        let first = json!({"type": "state", "game": live.view_for(viewer)}).to_string();
+        (live.subscribe(), first, viewer, live.state.hidden_information())
     };
-    let refresh = move || json!({"type": "state", "game": lock(&handle).view()}).to_string();
-    Ok(ws.on_upgrade(move |socket| pump(socket, first, rx, refresh)))
+    let refresh = move || json!({"type": "state", "game": lock(&handle).view_for(viewer)}).to_string();
+    Ok(ws.on_upgrade(move |socket| pump(socket, first, rx, refresh, personal)))
 }
 
 async fn series_socket(
@@ -488,16 +516,18 @@ async fn series_socket(
         Some(run) => json!({"type": "series", "series": run.view()}).to_string(),
         None => unchanged.clone(),
     };
-    Ok(ws.on_upgrade(move |socket| pump(socket, first, rx, refresh)))
+    Ok(ws.on_upgrade(move |socket| pump(socket, first, rx, refresh, false)))
 }
 
 /// Sends the first message, then every broadcast, until the client goes away. A client that
-/// falls behind gets a fresh full view instead of the messages it missed.
+/// falls behind gets a fresh full view instead of the messages it missed; a `personal` one gets
+/// its own fresh view for every broadcast.
 async fn pump(
     mut socket: WebSocket,
     first: String,
     mut rx: broadcast::Receiver<Arc<str>>,
     refresh: impl Fn() -> String + Send + 'static,
+    personal: bool,
 ) {
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
@@ -507,6 +537,7 @@ async fn pump(
         tokio::select! {
             message = rx.recv(), if !closed => {
                 let text = match message {
+                    Ok(_) if personal => refresh(),
                     Ok(text) => text.to_string(),
                     Err(broadcast::error::RecvError::Lagged(_)) => refresh(),
                     Err(broadcast::error::RecvError::Closed) => { closed = true; continue; }

@@ -21,6 +21,9 @@ pub const MAX_HINT_MS: u64 = 10_000;
 /// agents elsewhere), one per ply.
 pub const HINT_SEED_BASE: u64 = 1 << 41;
 
+/// The worlds re-dealt for a hint's seat, one per ply, in games with hidden information.
+const HINT_VIEW_SEED_BASE: u64 = 1 << 44;
+
 struct HintSearch {
     player: usize,
     spec: String,
@@ -52,7 +55,14 @@ fn prepare(app: &App, live: &Live, token: Option<&str>, asked: Option<&str>) -> 
     let ply = live.actions.len();
     let seed = live.seed_at(HINT_SEED_BASE + ply as u64);
     let agent = live.def().new_agent(&spec, seed)?;
-    Ok(HintSearch { player, spec: spec.to_string(), ply, agent, state: live.state.clone_box() })
+    // A hint knows only what the human's seat may see.
+    Ok(HintSearch {
+        player,
+        spec: spec.to_string(),
+        ply,
+        agent,
+        state: live.seat_view(player, HINT_VIEW_SEED_BASE),
+    })
 }
 
 /// A hint in flight. Dropped when the hint ends — or when the request's future is dropped

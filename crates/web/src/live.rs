@@ -29,6 +29,9 @@ pub type GameHandle = Arc<Mutex<Live>>;
 /// The sides' agents draw their seeds from these indices of the game seed's space.
 const AGENT_SEED_BASE: u64 = 1 << 40;
 
+/// The worlds re-dealt for an AI's seat, one per ply, in games with hidden information.
+const AI_VIEW_SEED_BASE: u64 = 1 << 43;
+
 /// Chance events draw theirs from here on, one index per roll ever made in the game, undone
 /// rolls included: the roll after an undo is a fresh draw, so undoing cannot preview a roll.
 const CHANCE_STREAM_BASE: u64 = 1 << 42;
@@ -80,6 +83,9 @@ pub struct Live {
     tokens: Option<Tokens>,
     /// Chance events drawn so far: the next roll's index in the chance stream.
     rolls: u64,
+    /// In a game with hidden information, how each action looked to each viewer: the
+    /// spectator first, then every seat.
+    observed: Vec<Vec<String>>,
     /// The hints searching this position, stopped when it changes.
     hints: Vec<(u64, StopFlag)>,
     next_hint: u64,
@@ -113,7 +119,11 @@ impl Live {
     ) -> Result<Live, ApiError> {
         let def = &registry[game];
         let mut state = def.new_state(&stored.settings.options)?;
+        let mut observed = Vec::new();
         for record in &stored.actions {
+            if state.hidden_information() {
+                observed.push(observe(&*state, &record.action));
+            }
             state.play(&record.action).map_err(|e| {
                 ApiError::internal(format!(
                     "stored game {} does not replay at ply {}: {e}",
@@ -139,6 +149,7 @@ impl Live {
             thinking: None,
             tokens: stored.tokens,
             rolls: stored.rolls,
+            observed,
             hints: Vec::new(),
             next_hint: 0,
             searches,
@@ -221,8 +232,23 @@ impl Live {
         }
     }
 
-    /// The game as the API and the sockets show it.
+    /// The game as a spectator sees it.
     pub fn view(&self) -> Value {
+        self.view_for(None)
+    }
+
+    /// Whether seats see different things now: hidden information, while the game is played
+    /// (a finished game shows everything, for replays).
+    pub fn is_secret(&self) -> bool {
+        self.status == Status::Playing && self.state.hidden_information()
+    }
+
+    /// The game as `viewer` (a seat, or `None` for a spectator) may see it: in a game with
+    /// hidden information, while it is played, the position and the record as that seat sees
+    /// them, legal moves only for the seat to move, and no AI's search report (it would tell
+    /// what the AI holds).
+    pub fn view_for(&self, viewer: Option<usize>) -> Value {
+        let secret = self.is_secret();
         let turn = match self.state.turn() {
             _ if self.status != Status::Playing => json!({"kind": "over"}),
             Turn::Player(p) => json!({
@@ -235,7 +261,34 @@ impl Live {
             Turn::Chance => json!({"kind": "chance"}),
             Turn::Over => json!({"kind": "over"}),
         };
-        let legal = if self.status == Status::Playing { self.state.legal_actions() } else { Vec::new() };
+        let to_move = match self.state.turn() {
+            Turn::Player(p) => Some(p),
+            _ => None,
+        };
+        let legal = if self.status == Status::Playing && (!secret || viewer.is_some() && viewer == to_move) {
+            self.state.legal_actions()
+        } else {
+            Vec::new()
+        };
+        let position = if secret {
+            json!({"text": self.state.observation_text(viewer), "json": self.state.observation_json(viewer)})
+        } else {
+            json!({"text": self.state.to_text(), "json": self.state.to_json()})
+        };
+        let actions: Vec<ActionRecord> = if secret {
+            let slot = viewer.map_or(0, |p| p + 1);
+            self.actions
+                .iter()
+                .zip(&self.observed)
+                .map(|(record, seen)| ActionRecord {
+                    action: seen[slot].clone(),
+                    info: None,
+                    ..record.clone()
+                })
+                .collect()
+        } else {
+            self.actions.clone()
+        };
         json!({
             "id": self.id,
             "version": self.version,
@@ -249,14 +302,16 @@ impl Live {
             "result": self.result,
             "num_players": self.state.num_players(),
             "turn": turn,
-            "position": {"text": self.state.to_text(), "json": self.state.to_json()},
+            "position": position,
             "legal": legal,
-            "actions": self.actions,
+            "actions": actions,
+            "viewer": viewer,
+            "hidden_information": self.state.hidden_information(),
             "thinking": self.thinking.as_ref().map(|t| json!({
                 "player": t.player,
                 "started": t.started,
                 "budget_ms": t.budget_ms,
-                "info": t.info,
+                "info": if secret { &Value::Null } else { t.info.as_ref().unwrap_or(&Value::Null) },
             })),
             "can_undo": self.undo_point().is_ok(),
             // Whether seats need their tokens (games stored before tokens existed do not).
@@ -265,6 +320,17 @@ impl Live {
             "created": self.created,
             "updated": self.updated,
         })
+    }
+
+    /// The position as `seat` may know it: re-dealt where it cannot see (a different world for
+    /// each ply, from the seed index `base + ply`), or the position itself in a game of perfect
+    /// information.
+    pub fn seat_view(&self, seat: usize, base: u64) -> Box<dyn DynState> {
+        if !self.state.hidden_information() {
+            return self.state.clone_box();
+        }
+        let mut rng = rng_from_seed(self.seed_at(base + self.actions.len() as u64));
+        self.state.resample_hidden(seat, &mut rng)
     }
 
     /// The seed decides every roll to come, so clients see it only once the game is over.
@@ -325,6 +391,7 @@ impl Live {
     ) -> ApiResult<()> {
         let before = self.state.clone_box();
         let canonical = self.state.play(action)?;
+        let seen = self.state.hidden_information().then(|| observe(&*before, &canonical));
         let record = ActionRecord {
             ply: self.actions.len(),
             action: canonical,
@@ -341,6 +408,7 @@ impl Live {
         if by == "chance" {
             self.rolls += 1;
         }
+        self.observed.extend(seen);
         self.actions.push(record);
         self.moved_on();
         Ok(())
@@ -444,8 +512,10 @@ impl Live {
             info: None,
         });
         let epoch = self.epoch;
+        let secret = self.is_secret();
         let delay = Duration::from_millis(self.settings.delay_ms);
-        let state = self.state.clone_box();
+        // The AI sees only what its seat may: the rest is re-dealt for it.
+        let state = self.seat_view(player, AI_VIEW_SEED_BASE);
         let (handle, id, tx, searches) = (handle.clone(), self.id, self.tx.clone(), self.searches.clone());
         tokio::spawn(async move {
             tokio::time::sleep(delay).await;
@@ -482,8 +552,11 @@ impl Live {
                         if let Some(t) = live.thinking.as_mut() {
                             t.info = Some(info.clone());
                         }
-                        let message = json!({"type": "thinking", "id": id, "player": player, "info": info});
-                        let _ = tx.send(message.to_string().into());
+                        if !secret {
+                            let message =
+                                json!({"type": "thinking", "id": id, "player": player, "info": info});
+                            let _ = tx.send(message.to_string().into());
+                        }
                     })
                 }));
                 let mut live = lock(&handle);
@@ -548,6 +621,7 @@ impl Live {
         // Agents may keep state about the line that was taken back (a search tree): rebuild.
         self.agents.iter_mut().for_each(|a| *a = None);
         self.actions.truncate(point);
+        self.observed.truncate(point);
         self.state = state;
         self.status = Status::Playing;
         self.result = None;
@@ -668,4 +742,11 @@ pub fn stop_after(stop: StopFlag, deadline: Duration) {
         tokio::time::sleep(deadline).await;
         stop.stop();
     });
+}
+
+/// How an action, about to be played in `state`, looks to each viewer: the spectator, then every
+/// seat.
+fn observe(state: &dyn DynState, action: &str) -> Vec<String> {
+    let viewers = std::iter::once(None).chain((0..state.num_players()).map(Some));
+    viewers.map(|v| state.action_observation(action, v).unwrap_or_else(|_| action.to_string())).collect()
 }
