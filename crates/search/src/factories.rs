@@ -6,6 +6,7 @@ use ply_core::{AgentFactory, Error, Game, ParamInfo, Params, Resource};
 
 use crate::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::determinized::Determinized;
+use crate::evolution::{Evolution, EvolutionConfig};
 use crate::heuristics::{Evaluator, MoveOrderer, RolloutPolicy};
 use crate::ismcts::{Ismcts, IsmctsConfig};
 use crate::mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig, node_bytes};
@@ -106,6 +107,35 @@ pub fn determinized<G: Game>(
         let worlds = params.get_in("worlds", 1..=1000)?;
         let agent = inner.build_from(params, derive_seed(seed, 1))?;
         Ok(Box::new(Determinized::new(agent, worlds, seed)))
+    })
+}
+
+/// Online Evolutionary Planning ([`crate::evolution`]): whole turns evolved and judged by the
+/// game's evaluator at the turn's end.
+pub fn evolution<G, E>(
+    name: &'static str,
+    about: &'static str,
+    make: impl Fn(&Params) -> Result<E, Error> + Send + Sync + 'static,
+) -> AgentFactory<G>
+where
+    G: Game + PartialEq,
+    E: Evaluator<G> + 'static,
+{
+    let d = EvolutionConfig::default();
+    let params = vec![
+        ParamInfo::new("population", d.population, "turns in the population"),
+        ParamInfo::new("kill", d.kill_rate, "share of the population replaced each generation"),
+        ParamInfo::new("mutation", d.mutation_rate, "probability that a child has one action drawn anew"),
+        ParamInfo::new("max_turn", d.max_turn, "most actions in one turn"),
+    ];
+    AgentFactory::new(name, about, params, move |params, seed| {
+        let config = EvolutionConfig {
+            population: params.get_in("population", 2..=100_000)?,
+            kill_rate: params.get_in("kill", 0.0..=0.99)?,
+            mutation_rate: params.get_in("mutation", 0.0..=1.0)?,
+            max_turn: params.get_in("max_turn", 1..=100_000)?,
+        };
+        Ok(Box::new(Evolution::new(config, make(params)?, seed)))
     })
 }
 

@@ -3,6 +3,7 @@
 
 pub mod alphabeta;
 pub mod determinized;
+pub mod evolution;
 pub mod factories;
 pub mod genetic;
 pub mod heuristics;
@@ -15,6 +16,7 @@ pub mod value;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig};
 pub use determinized::Determinized;
+pub use evolution::{Evolution, EvolutionConfig};
 pub use heuristics::{Evaluator, GeneratedOrder, MoveOrderer, NeutralEval, RolloutPolicy, UniformRollout};
 pub use ismcts::{Ismcts, IsmctsConfig};
 pub use mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig};

@@ -209,4 +209,13 @@ impl GameDef for Kuhn {
     fn agents() -> Vec<ply_core::AgentFactory<Self>> {
         agents::factories()
     }
+
+    fn bench_cases() -> Vec<ply_core::BenchCase> {
+        // A decision for each seat: the searches re-deal the other card at every iteration.
+        vec![
+            ply_core::BenchCase { position: "QK", agent: "ismcts", iterations: 20_000 },
+            ply_core::BenchCase { position: "QJ p", agent: "ismcts", iterations: 20_000 },
+            ply_core::BenchCase { position: "JK pb", agent: "pimc", iterations: 20_000 },
+        ]
+    }
 }

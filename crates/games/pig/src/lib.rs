@@ -330,6 +330,11 @@ impl GameDef for Pig {
             factories::mcts("mcts", "UCT with chance nodes and random playouts", vec![], |_| {
                 Ok((pig_eval, UniformRollout))
             }),
+            factories::evolution(
+                "oep",
+                "Online Evolutionary Planning: whole turns (rolls, then a hold) evolved and judged by the banked-points evaluation",
+                |_| Ok(pig_eval),
+            ),
             factories::random(),
         ]
     }

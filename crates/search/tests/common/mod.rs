@@ -298,3 +298,54 @@ impl Game for Endless {
         self.moves.to_string()
     }
 }
+
+/// Two players take turns of `TURN_BITS` binary choices each, three turns in all; every line is
+/// its own position. A turn's end is where a multi-action planner is judged.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Bits {
+    pub bits: u64,
+    pub moves: u32,
+}
+
+pub const TURN_BITS: u32 = 6;
+
+impl Game for Bits {
+    type Action = u8;
+    numbered_actions!();
+
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn turn(&self) -> Turn {
+        if self.moves >= 3 * TURN_BITS {
+            Turn::Over
+        } else {
+            Turn::Player((self.moves / TURN_BITS) as usize % 2)
+        }
+    }
+    fn continues_turn(&self) -> bool {
+        !self.moves.is_multiple_of(TURN_BITS) && self.turn() != Turn::Over
+    }
+    fn decisions_left_in_turn(&self) -> Option<u32> {
+        Some(TURN_BITS - self.moves % TURN_BITS)
+    }
+    fn legal_actions(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if self.turn() != Turn::Over {
+            out.extend([0, 1]);
+        }
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(u8, f64)>) {
+        out.clear();
+    }
+    fn apply(&mut self, action: u8) {
+        self.bits |= u64::from(action) << self.moves;
+        self.moves += 1;
+    }
+    fn returns(&self) -> Returns {
+        Returns::draw(2)
+    }
+    fn to_text(&self) -> String {
+        format!("{}:{:b}", self.moves, self.bits)
+    }
+}
