@@ -549,6 +549,22 @@ test('an automatic test plays its games and shows the score with its interval', 
   await shot('automatic-test');
 });
 
+test('an automatic test of three agents at one Pig table shows each one\'s share against the fair share', { timeout: 180000 }, async () => {
+  await setUp('pig', 'test', { 0: { agent: 'expectimax', params: 'depth=2' }, 1: { agent: 'oep', params: 'iters=300' }, 2: { agent: 'random' } });
+  await page.locator('input[name=games]').fill('6');
+  await page.locator('input[name=games]').dispatchEvent('change');
+  await page.click('[data-testid=start]');
+  await page.waitForURL(/#\/test\/\d+/);
+  await page.waitForFunction(() => /finished/.test(document.querySelector('[data-testid=series-status]')?.textContent || ''), null, { timeout: 150000 });
+  const rows = await page.locator('[data-testid=score-table] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.side));
+  assert.deepEqual(rows, ['A', 'B', 'C']);
+  const shares = await page.locator('[data-testid=score-table] tbody tr td:nth-child(3)').allTextContents();
+  const total = shares.map((t) => Number(t.replace('%', ''))).reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(total - 100) < 0.5, `the shares sum to 100%: ${shares}`);
+  assert.match(await page.locator('section.card .small.muted').first().textContent(), /Fair share 33\.3%/);
+  await shot('automatic-test-three');
+});
+
 test('after a restart every game is still listed and can be replayed', { timeout: 60000 }, async () => {
   await stopServer(server);
   server = await startServer();

@@ -165,7 +165,9 @@ fn sole_best(returns: &[f64]) -> Option<usize> {
 }
 
 /// The mean of per-round means and its 95% interval (normal approximation), within [0, 1]. One
-/// round says nothing of the spread: the interval is then all of [0, 1].
+/// round says nothing of the spread: the interval is then all of [0, 1]. Rounds that all came
+/// out the same show no spread either, which says nothing of the error: the Wilson interval of
+/// the mean as a proportion over the rounds is used then, as [`crate::Score::interval`] does.
 pub fn mean_interval(samples: &[f64]) -> (f64, f64, f64) {
     let n = samples.len() as f64;
     if samples.is_empty() {
@@ -176,8 +178,14 @@ pub fn mean_interval(samples: &[f64]) -> (f64, f64, f64) {
         return (mean, 0.0, 1.0);
     }
     let variance = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    let half = Z95 * (variance / n).sqrt();
-    (mean, (mean - half).max(0.0), (mean + half).min(1.0))
+    if variance > 1e-12 {
+        let half = Z95 * (variance / n).sqrt();
+        return (mean, (mean - half).max(0.0), (mean + half).min(1.0));
+    }
+    let z2 = Z95 * Z95;
+    let centre = (mean + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (mean * (1.0 - mean) / n + z2 / (4.0 * n * n)).sqrt();
+    (mean, (centre - half).clamp(0.0, mean), (centre + half).clamp(mean, 1.0))
 }
 
 #[cfg(test)]
@@ -201,6 +209,8 @@ mod tests {
         let (mean, low, high) = mean_interval(&[0.2, 0.4, 0.3, 0.5]);
         assert!((mean - 0.35).abs() < 1e-12 && low < mean && mean < high);
         assert_eq!(mean_interval(&[0.7]), (0.7, 0.0, 1.0));
+        let (mean, low, high) = mean_interval(&[2.0 / 3.0, 2.0 / 3.0]);
+        assert!(low < 0.3 && mean < high && high > 0.9, "two equal rounds say little: [{low}, {high}]");
         assert_eq!(sole_best(&[0.5, 0.5, 0.0]), None);
         assert_eq!(sole_best(&[0.0, 1.0, 0.0]), Some(1));
     }

@@ -147,7 +147,7 @@ function scoreSummary(s) {
 export async function testsPage(root) {
   const list = await get('/api/series');
   clear(root,
-    h('div.page-head', h('div', h('h1', 'Automatic tests'), h('p', 'Two AIs play many games, seats swapped each game; the score comes with its 95% interval.')),
+    h('div.page-head', h('div', h('h1', 'Automatic tests'), h('p', 'AIs play many games, seats swapped (or rotated) each game; scores come with their 95% intervals.')),
       h('span.spacer'), h('a.btn.primary', { href: '#/', onclick: () => {
         const saved = JSON.parse(localStorage.getItem('ply.lobby') || '{}');
         localStorage.setItem('ply.lobby', JSON.stringify({ ...saved, mode: 'test' }));
@@ -159,10 +159,12 @@ export async function testsPage(root) {
           h('tbody', list.map((s) => h('tr.link', { onclick: () => { location.hash = `#/test/${s.id}`; } },
             h('td.num', `#${s.id}`),
             h('td', titleOf(s.game)),
-            h('td', `${sideLabel(s.sides[0])} vs ${sideLabel(s.sides[1])}`),
+            h('td', s.sides.map(sideLabel).join(' vs ')),
             h('td.num', `${s.played} / ${s.total}`),
-            h('td.num', s.played ? pct(s.score.mean) : '–'),
-            h('td.num.hide-narrow', s.played ? scoreSummary(s).interval : '–'),
+            // A's score: against B, or at a table of more (next to its fair share).
+            h('td.num', s.played ? pct(s.sides.length > 2 ? s.standings[0].score : s.score.mean) : '–'),
+            h('td.num.hide-narrow', !s.played ? '–' : s.sides.length > 2
+              ? `${pct(s.standings[0].low)} – ${pct(s.standings[0].high)}` : scoreSummary(s).interval),
             h('td', h(`span.badge${s.status === 'running' ? '.live' : ''}`, s.status))))))
         : h('div.empty', 'No tests yet. Choose "Automatic test" in the lobby.')));
   return { destroy() {} };
@@ -173,8 +175,45 @@ export async function testPage(root, id) {
   const body = h('div');
   clear(root, body);
 
+  /** More than two sides: each side's share of the wins against the fair share. */
+  function drawTable() {
+    const s = series;
+    const letter = (i) => String.fromCharCode(65 + i);
+    const rows = s.standings.map((st, i) => h('tr', { dataset: { side: letter(i) } },
+      h('td', h('strong', `${letter(i)} `), sideLabel(s.sides[i])),
+      h('td.num', st.wins),
+      h('td.num', s.played ? pct(st.score) : '–'),
+      h('td.num', s.played ? `${pct(st.low)} – ${pct(st.high)}` : '–')));
+    const chips = s.games.map((g) => {
+      const best = g.scores ? g.scores.indexOf(Math.max(...g.scores)) : -1;
+      const alone = g.scores && g.scores.filter((x) => x === g.scores[best]).length === 1;
+      return h(`a.chip.${g.scores ? (alone ? 'w' : 'd') : 'x'}`, { href: `#/game/${g.id}`, title: `game #${g.id}` },
+        g.scores ? (alone ? letter(best) : '=') : '–');
+    });
+    clear(body,
+      h('div.page-head',
+        h('div', h('h1', `Test #${s.id}: ${s.sides.length} agents at one table`),
+          h('p', `${titleOf(s.game)}${s.options ? ' · ' + s.options : ''} · seats rotated every game, the same dice for every rotation`)),
+        h('span.spacer'),
+        s.status === 'running'
+          ? (seriesToken(id)
+            ? h('button.btn.danger', { onclick: () => post(`/api/series/${id}/stop`, {}, seriesToken(id)).catch(showError) }, 'Stop test')
+            : null)
+          : h('a.btn.primary', { href: '#/' }, 'New test')),
+      h('section.card.stack',
+        h('div.row', h('h3', 'Share of the wins'), h('span.spacer'), h(`span.badge${s.status === 'running' ? '.live' : ''}`, { dataset: { testid: 'series-status' } }, s.status)),
+        h('table.table', { dataset: { testid: 'score-table' } },
+          h('thead', h('tr', h('th', 'Agent'), h('th.num', 'Wins'), h('th.num', 'Score'), h('th.num', '95% interval'))),
+          h('tbody', rows)),
+        h('div.small.muted', `Fair share ${pct(s.fair_share)} · ${s.played} of ${s.total} games${s.current_game ? ' · now playing ' : ''}`,
+          s.current_game ? h('a', { href: `#/game/${s.current_game}` }, `game #${s.current_game}`) : null),
+        h('div.progress', h('div', { style: { width: pct(s.played / s.total) } }))),
+      h('section.card.stack', { style: { marginTop: '16px' } }, h('h3', 'Games (the winner)'), h('div.chips', chips.length ? chips : h('span.muted', 'The first game is under way…'))));
+  }
+
   function draw() {
     const s = series;
+    if (s.sides.length > 2) return drawTable();
     const sc = s.score;
     const { eloText, interval } = scoreSummary(s);
     const a = sideLabel(s.sides[0]);

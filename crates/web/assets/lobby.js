@@ -132,7 +132,7 @@ export async function lobbyPage(root) {
   }
 
   function drawModes() {
-    const modes = state.players === 2 ? MODES : MODES.filter(([m]) => m !== 'test');
+    const modes = MODES;
     if (!modes.some(([m]) => m === state.mode)) state.mode = 'hva';
     clear(modeBox, modes.map(([m, label]) => h(`button${m === state.mode ? '.on' : ''}`, {
       type: 'button', dataset: { mode: m }, role: 'tab',
@@ -147,7 +147,7 @@ export async function lobbyPage(root) {
     clear(sidesBox, seats.map((seat, i) => {
       const side = sideConfig(i);
       const agent = agents.find((a) => a.name === side.agent) || agents[0];
-      const title = test ? `Agent ${i === 0 ? 'A' : 'B'}` : seat.name;
+      const title = test ? `Agent ${String.fromCharCode(65 + i)}` : seat.name;
       const kinds = test ? [] : ['human', 'ai'].map((k) => h(`button${side.kind === k ? '.on' : ''}`, {
         type: 'button', dataset: { kind: k },
         onclick: () => { side.kind = k; state.mode = inferMode(); draw(); },

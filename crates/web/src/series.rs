@@ -1,12 +1,18 @@
-//! Automatic tests: N games between two AI sides, seats swapped every game, one after another
-//! (the machine's cores go to the searches), with a live score and its 95% interval. The client
-//! that starts a series gets its token, which stopping it needs; its games have no tokens and
-//! cannot be paused, taken back or aborted one by one.
+//! Automatic tests: games between AI sides, one per seat of the game, played one after another
+//! (the machine's cores go to the searches), with live scores and their 95% intervals. Seats
+//! rotate every game — two sides swap, N sides take every rotation — and the games of one round of
+//! rotations share their seed, so every side meets the same dice in every seat. Two sides get
+//! A's score and Elo; more get each side's share of the wins next to the fair share, with
+//! intervals from the spread of per-round means, as `ply ffa`. The client that starts a series
+//! gets its token, which stopping it needs; its games have no tokens and cannot be paused, taken
+//! back or aborted one by one.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use ply_arena::ffa::mean_interval;
 use ply_arena::stats::Score;
+use ply_core::rng::derive_seed;
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, watch};
 
@@ -22,10 +28,27 @@ pub const MAX_SERIES_GAMES: u32 = 10_000;
 #[derive(Clone)]
 struct Outcome {
     game: i64,
-    /// The seat side A played.
-    a_seat: usize,
-    /// Side A's and side B's scores; `None` for an aborted game.
-    scores: Option<(f64, f64)>,
+    /// Seat `s` was played by side `(s + shift) % sides`.
+    shift: usize,
+    /// Each side's score (by side, not seat); `None` for an aborted game.
+    scores: Option<Vec<f64>>,
+}
+
+impl Outcome {
+    /// From a finished game's returns (by seat).
+    fn new(game: i64, shift: usize, returns: Option<&[f64]>) -> Outcome {
+        let scores = returns.map(|r| {
+            let n = r.len();
+            (0..n).map(|side| r[(side + n - shift) % n]).collect()
+        });
+        Outcome { game, shift, scores }
+    }
+}
+
+/// The sides in each seat of game `index` of a series of `sides` sides.
+fn seating(index: u32, sides: usize) -> (usize, Vec<usize>) {
+    let shift = index as usize % sides;
+    (shift, (0..sides).map(|seat| (seat + shift) % sides).collect())
 }
 
 struct Progress {
@@ -39,7 +62,9 @@ pub struct SeriesRun {
     id: i64,
     game: String,
     options: String,
-    sides: [Side; 2],
+    sides: Vec<Side>,
+    /// The games of a round of rotations share a seed derived from this one.
+    seed: u64,
     total: u32,
     created: i64,
     progress: Mutex<Progress>,
@@ -97,9 +122,10 @@ fn series_view(
     created: i64,
     updated: i64,
 ) -> Value {
+    let n = sides.as_array().map_or(2, Vec::len).max(2);
     let mut score = Score::default();
-    for (a, b) in outcomes.iter().filter_map(|o| o.scores) {
-        score.add(a, b);
+    for scores in outcomes.iter().filter_map(|o| o.scores.as_ref()) {
+        score.add(scores[0], scores[1..].iter().copied().fold(f64::NEG_INFINITY, f64::max));
     }
     let (low, high) = score.interval();
     let elo = score.elo();
@@ -118,14 +144,48 @@ fn series_view(
             "mean": score.mean(), "low": low, "high": high,
             "elo": finite(elo.elo), "elo_low": finite(elo.low), "elo_high": finite(elo.high),
         },
+        "standings": standings(outcomes, n),
+        "fair_share": 1.0 / n as f64,
         "games": outcomes.iter().map(|o| json!({
             "id": o.game,
-            "a_seat": o.a_seat,
-            "a_score": o.scores.map(|s| s.0),
+            "shift": o.shift,
+            "a_seat": (n - o.shift) % n,
+            "a_score": o.scores.as_ref().map(|s| s[0]),
+            "scores": o.scores,
         })).collect::<Vec<_>>(),
         "created": created,
         "updated": updated,
     })
+}
+
+/// Each side's mean score with a 95% interval from per-round means (a round: one game in each
+/// rotation), and its outright wins.
+fn standings(outcomes: &[Outcome], n: usize) -> Vec<Value> {
+    let mut rounds: Vec<Vec<Vec<f64>>> = Vec::new();
+    for (index, outcome) in outcomes.iter().enumerate() {
+        if index % n == 0 {
+            rounds.push(Vec::new());
+        }
+        if let Some(scores) = &outcome.scores {
+            rounds.last_mut().expect("a round was opened").push(scores.clone());
+        }
+    }
+    (0..n)
+        .map(|side| {
+            let means: Vec<f64> = rounds
+                .iter()
+                .filter(|games| !games.is_empty())
+                .map(|games| games.iter().map(|s| s[side]).sum::<f64>() / games.len() as f64)
+                .collect();
+            let (mean, low, high) = mean_interval(&means);
+            let wins = outcomes
+                .iter()
+                .filter_map(|o| o.scores.as_ref())
+                .filter(|s| s.iter().enumerate().all(|(other, &x)| other == side || x < s[side]))
+                .count();
+            json!({"score": mean, "low": low, "high": high, "wins": wins})
+        })
+        .collect()
 }
 
 /// Starts a series on the blocking thread the request runs on; answers its view and its token.
@@ -136,22 +196,24 @@ pub fn start(
     sides: Vec<Side>,
     total: u32,
 ) -> ApiResult<(Value, String)> {
-    let Ok(sides) = <[Side; 2]>::try_from(sides) else {
-        return Err(ApiError::bad_request("a test has exactly two sides, A and B"));
-    };
     if !(1..=MAX_SERIES_GAMES).contains(&total) {
         return Err(ApiError::bad_request(format!("games must be between 1 and {MAX_SERIES_GAMES}")));
     }
     let index = app.game_index(&game)?;
     let players = app.registry[index].new_state(&options)?.num_players();
-    if players != 2 {
+    if sides.len() != players {
         return Err(ApiError::bad_request(format!(
-            "a test needs a two-player game; {game} has {players} here"
+            "a test has one side per seat: {game} with these options seats {players}, but {} sides were given",
+            sides.len()
         )));
     }
-    let checked = [app.check_side(index, &sides[0], 0)?, app.check_side(index, &sides[1], 1)?];
+    let checked = sides
+        .iter()
+        .enumerate()
+        .map(|(seat, side)| app.check_side(index, side, seat))
+        .collect::<ApiResult<Vec<_>>>()?;
     if !checked.iter().all(Side::is_ai) {
-        return Err(ApiError::bad_request("both sides of a test are AIs"));
+        return Err(ApiError::bad_request("every side of a test is an AI"));
     }
     let now = now_ms();
     let token = new_token();
@@ -161,6 +223,7 @@ pub fn start(
         game,
         options,
         sides: checked,
+        seed: app.fresh_seed(),
         total,
         created: now,
         progress: Mutex::new(Progress {
@@ -186,17 +249,13 @@ async fn run_series(app: Arc<App>, run: Arc<SeriesRun>) {
         if run.stop.load(Ordering::Relaxed) {
             break;
         }
-        let a_seat = (index % 2) as usize;
-        let sides = if a_seat == 0 {
-            vec![run.sides[0].clone(), run.sides[1].clone()]
-        } else {
-            vec![run.sides[1].clone(), run.sides[0].clone()]
-        };
+        let n = run.sides.len();
+        let (shift, seats) = seating(index, n);
         let new = NewGame {
             game: run.game.clone(),
             options: run.options.clone(),
-            sides,
-            seed: None,
+            sides: seats.iter().map(|&side| run.sides[side].clone()).collect(),
+            seed: Some(derive_seed(run.seed, u64::from(index) / n as u64)),
             delay_ms: Some(0),
         };
         let creator = app.clone();
@@ -218,17 +277,18 @@ async fn run_series(app: Arc<App>, run: Arc<SeriesRun>) {
         run.publish();
         // A stop aborts the current game, which ends this wait.
         let _ = done.wait_for(|&over| over).await;
-        let scores = {
+        let outcome = {
             let live = lock(&handle);
-            match (&live.status, &live.result) {
-                (Status::Over, Some(r)) => Some((r.returns[a_seat], r.returns[1 - a_seat])),
+            let returns = match (&live.status, &live.result) {
+                (Status::Over, Some(r)) => Some(r.returns.as_slice()),
                 _ => None,
-            }
+            };
+            Outcome::new(id, shift, returns)
         };
         app.evict(id);
         {
             let mut p = run.progress();
-            p.outcomes.push(Outcome { game: id, a_seat, scores });
+            p.outcomes.push(outcome);
             p.current = None;
             p.updated = now_ms();
         }
@@ -311,16 +371,16 @@ pub fn list(app: &App) -> ApiResult<Value> {
 fn stored_view(app: &App, s: &crate::store::StoredSeries) -> ApiResult<Value> {
     let filter = GameFilter { series: Some(s.id), ..GameFilter::default() };
     let games = app.store.list_games(i64::from(MAX_SERIES_GAMES), 0, &filter)?;
+    let n = s.sides.as_array().map_or(2, Vec::len).max(2);
     let outcomes: Vec<Outcome> = games
         .iter()
         .enumerate()
         .map(|(i, g)| {
-            let a_seat = i % 2;
-            let scores = match (&g.status, &g.result) {
-                (Status::Over, Some(r)) => Some((r.returns[a_seat], r.returns[1 - a_seat])),
+            let returns = match (&g.status, &g.result) {
+                (Status::Over, Some(r)) => Some(r.returns.as_slice()),
                 _ => None,
             };
-            Outcome { game: g.id, a_seat, scores }
+            Outcome::new(g.id, seating(i as u32, n).0, returns)
         })
         .collect();
     Ok(series_view(

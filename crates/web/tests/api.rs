@@ -367,3 +367,45 @@ async fn the_game_list_pages_filters_and_counts() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(error_of(&err).contains("playing, over or aborted"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_test_of_three_sides_rotates_seats_over_shared_dice() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    let sides = json!([
+        {"kind": "ai", "agent": "expectimax:depth=2", "time_ms": 50},
+        {"kind": "ai", "agent": "mcts:iters=200"},
+        {"kind": "ai", "agent": "random"}
+    ]);
+    let (status, series) =
+        post(&app, "/api/series", json!({"game": "pig", "options": "players=3", "sides": sides, "games": 6}))
+            .await;
+    assert_eq!(status, StatusCode::CREATED, "{series}");
+    let id = series["id"].as_i64().unwrap();
+    let mut view = Value::Null;
+    for _ in 0..1200 {
+        view = get(&app, &format!("/api/series/{id}")).await;
+        if view["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert_eq!(view["status"], "finished", "{view}");
+    assert_eq!(view["fair_share"], 1.0 / 3.0);
+    let standings = view["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 3);
+    let total: f64 = standings.iter().map(|s| s["score"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9, "every game's shares sum to 1: {total}");
+    let games = view["games"].as_array().unwrap();
+    let shifts: Vec<i64> = games.iter().map(|g| g["shift"].as_i64().unwrap()).collect();
+    assert_eq!(shifts, vec![0, 1, 2, 0, 1, 2], "every rotation in each round");
+    let mut seeds = Vec::new();
+    for game in &games[..4] {
+        seeds.push(get(&app, &format!("/api/games/{}", game["id"])).await["seed"].clone());
+    }
+    assert!(
+        seeds[0].is_string() && seeds[0] == seeds[1] && seeds[1] == seeds[2],
+        "one round, one seed: {seeds:?}"
+    );
+    assert_ne!(seeds[0], seeds[3], "the next round, other dice");
+}

@@ -277,7 +277,7 @@ async fn series_games_are_controlled_through_their_series() {
     let (status, err) =
         post(&app, "/api/series", json!({"game": "connect4", "sides": [slow, slow, slow], "games": 2})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(error_of(&err).contains("exactly two sides"), "{err}");
+    assert!(error_of(&err).contains("one side per seat"), "{err}");
 
     let (status, series) =
         post(&app, "/api/series", json!({"game": "connect4", "sides": [slow, slow], "games": 4})).await;
