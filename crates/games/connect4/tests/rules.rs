@@ -1,11 +1,10 @@
 //! Connect Four rules: move counts against an independent naive implementation, edge cases, and
-//! random games checked at every step.
+//! random games checked at every step by the conformance harness.
 
 use ply_connect4::{Connect4, HEIGHT, WIDTH};
-use ply_core::rng::rng_from_seed;
+use ply_core::testing::Conformance;
 use ply_core::{Game, GameDef, Turn, perft};
 use proptest::prelude::*;
-use rand::RngExt;
 
 /// A deliberately simple board: a grid of cells and a four-in-a-row scan.
 #[derive(Clone)]
@@ -152,37 +151,8 @@ fn bad_positions_are_rejected_with_reasons() {
 
 #[test]
 fn random_games_keep_every_invariant() {
-    let mut rng = rng_from_seed(99);
-    for _ in 0..2000 {
-        let mut state = Connect4::new();
-        let mut history = vec![state.clone()];
-        while !state.is_over() {
-            let actions = state.actions();
-            assert!(!actions.is_empty());
-            for &a in &actions {
-                assert!(state.is_legal(a));
-                // Notation round-trips.
-                assert_eq!(state.parse_action(&state.action_to_text(a)).unwrap(), a);
-            }
-            let text = state.to_text();
-            assert_eq!(state.parse_state(&text).unwrap(), state);
-            assert_eq!(state.state_from_json(&state.to_json()).unwrap(), state);
-            let a = actions[rng.random_range(0..actions.len())];
-            let before = state.clone();
-            state.apply(a);
-            // Undo restores the state and its hash exactly.
-            let mut undone = state.clone();
-            undone.undo(a);
-            assert_eq!(undone, before);
-            assert_eq!(undone.hash_key(), before.hash_key());
-            history.push(state.clone());
-        }
-        assert!(state.plies() <= WIDTH * HEIGHT);
-        let r = state.returns();
-        assert!((r.get(0) + r.get(1) - 1.0).abs() < 1e-12);
-        let text = state.to_text();
-        assert_eq!(state.parse_state(&text).unwrap(), state, "finished positions read back too");
-    }
+    // Every rule of the model (ply_core::testing); no game outlasts a full board.
+    Conformance::new(2000, 99).max_actions(WIDTH * HEIGHT).run(&Connect4::new());
 }
 
 proptest! {
