@@ -28,22 +28,6 @@ fn ai(agent: &str) -> Value {
     json!({"kind": "ai", "agent": agent})
 }
 
-async fn server_status(app: &axum::Router) -> Value {
-    get(app, "/api/status").await
-}
-
-/// Polls `/api/status` until `done` holds, for at most `limit`.
-async fn wait_status(app: &axum::Router, limit: Duration, done: impl Fn(&Value) -> bool) -> Value {
-    let started = Instant::now();
-    loop {
-        let s = server_status(app).await;
-        if done(&s) || started.elapsed() > limit {
-            return s;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agent_specs_from_the_network_are_capped() {
     let dir = tempfile::tempdir().unwrap();
