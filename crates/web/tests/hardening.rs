@@ -390,8 +390,12 @@ async fn a_busy_database_does_not_stall_other_requests() {
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
     let catalog = tokio::time::timeout(Duration::from_secs(3), get(&app, "/api/catalog")).await;
+    // Had the write waited on the one worker, it would have run out its 5 s busy timeout during
+    // the sleep above, and the catalog would have come only after it.
+    let write_waiting = !create.is_finished();
     blocker.execute_batch("COMMIT").unwrap();
     assert!(catalog.is_ok(), "the catalog answered while a write waited for the database");
+    assert!(write_waiting, "the write was still waiting for the database when the catalog answered");
     let (status, created) = create.await.unwrap();
     assert_eq!(status, StatusCode::CREATED, "{created}");
 }
