@@ -39,7 +39,7 @@ commands:
   agent <spec>                  choose the agent, e.g. mcts:c=1.2
   seed <N>                      seed for agents and rolls
   go [iters N] [time MS]        think; prints info lines, then bestmove
-  stop                          stop thinking now
+  stop                          stop thinking now (bestmove, then ok)
   isready                       replies readyok
   quit                          leave";
 
@@ -146,7 +146,11 @@ impl Engine {
                 return Ok(());
             }
             "stop" => {
+                // The search's `bestmove` is printed before its thread ends, so `ok` always comes
+                // after it: a client reads up to `ok` whether the search was still thinking, had
+                // just answered by itself, or had never started.
                 self.stop_thinking();
+                self.reply("ok");
                 return Ok(());
             }
             "help" => {

@@ -3,6 +3,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 fn ply(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_ply")).args(args).output().unwrap();
@@ -189,11 +190,108 @@ fn engine_survives_garbage() {
     assert!(out.iter().any(|l| l == "position ......./......./......./......./......./......."), "{out:?}");
 }
 
+/// An engine session driven a line at a time, its output read on a thread of its own so that a
+/// wait for a reply can give up instead of hanging the test.
+struct Session {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Session {
+    fn start(game: &str) -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+            .args(["engine", game])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session { child, stdin, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The lines up to and including the first that is `last`; panics after `limit` without it.
+    fn read_until(&self, last: &str, limit: Duration) -> Vec<String> {
+        let deadline = Instant::now() + limit;
+        let mut read = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line == last || line.starts_with(&format!("{last} ")) => {
+                    read.push(line);
+                    return read;
+                }
+                Ok(line) => read.push(line),
+                Err(_) => panic!("no '{last}' within {limit:?}; read {read:?}"),
+            }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // The engine started by this session, if a failed assertion left it thinking.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 #[test]
-fn engine_stop_interrupts_thinking() {
-    let out = engine("connect4", &["agent alphabeta", "go time 60000", "isready", "stop", "isready"]);
-    assert!(out.iter().any(|l| l.starts_with("bestmove ")), "{out:?}");
-    assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 2);
+fn engine_stop_answers_long_before_the_budget_and_the_session_goes_on() {
+    let patience = Duration::from_secs(15);
+    let mut engine = Session::start("connect4");
+    // Nothing is thinking: `stop` still gets its reply.
+    engine.send("stop");
+    assert_eq!(engine.read_until("ok", patience), ["ok"]);
+
+    // MCTS never finishes early on its own: only `stop` can end a 20 s search in seconds.
+    engine.send("agent mcts");
+    engine.read_until("ok", patience);
+    engine.send("go time 20000");
+    engine.send("isready");
+    let thinking = engine.read_until("readyok", patience);
+    assert!(!thinking.iter().any(|l| l.starts_with("bestmove")), "still thinking: {thinking:?}");
+    std::thread::sleep(Duration::from_millis(300));
+    let stopped = Instant::now();
+    engine.send("stop");
+    let reply = engine.read_until("ok", patience);
+    let elapsed = stopped.elapsed();
+    assert!(elapsed < Duration::from_secs(5), "stop took {elapsed:?} of the 20 s budget: {reply:?}");
+    let bestmoves: Vec<&String> = reply.iter().filter(|l| l.starts_with("bestmove ")).collect();
+    assert_eq!(bestmoves.len(), 1, "one bestmove, then ok: {reply:?}");
+    assert_eq!(reply.last().unwrap(), "ok");
+
+    // The session goes on: the move is legal, and the next search and stop answer as before.
+    let best = bestmoves[0].strip_prefix("bestmove ").unwrap().to_string();
+    engine.send(&format!("play {best}"));
+    assert_eq!(engine.read_until("ok", patience), [format!("ok {best}")]);
+    engine.send("go iters 200");
+    let searched = engine.read_until("bestmove", patience);
+    assert!(searched.iter().all(|l| l.starts_with("info ") || l.starts_with("bestmove ")), "{searched:?}");
+    // The search had already answered: `stop` has nothing to stop and just says ok.
+    engine.send("stop");
+    assert_eq!(engine.read_until("ok", patience), ["ok"]);
+    // Sent together, `go` and `stop` give one bestmove and then the ok, never the other way round.
+    engine.send("go iters 1000000000");
+    engine.send("stop");
+    let reply = engine.read_until("ok", patience);
+    assert_eq!(reply.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{reply:?}");
+    engine.send("quit");
+    assert!(engine.child.wait().unwrap().success());
 }
 
 #[test]

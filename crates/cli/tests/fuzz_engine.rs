@@ -229,7 +229,7 @@ proptest! {
             prop_assert!(segment.len() >= TRAILER_LINES, "{line}: {segment:#?}");
             let (own, trailer) = segment.split_at(segment.len() - TRAILER_LINES);
             let after = record(trailer);
-            let ignored = line.trim().is_empty() || line.trim().starts_with('#') || word(line) == "stop";
+            let ignored = line.trim().is_empty() || line.trim().starts_with('#');
             prop_assert!(ignored || !own.is_empty(), "'{line}' got no reply");
             if own.first().is_some_and(|r| r.starts_with("error ")) {
                 prop_assert_eq!(&after, &before, "'{}' was refused ({}) but changed the session", line, own[0]);
@@ -239,6 +239,10 @@ proptest! {
                     own.iter().any(|r| r.starts_with("bestmove ") || r.starts_with("error ")),
                     "'{line}' ended without bestmove or error: {own:#?}"
                 );
+            }
+            if word(line) == "stop" || word(line) == "go" {
+                // The stop (sent, or sent after the go) ends with its ok, after any bestmove.
+                prop_assert_eq!(own.last().map(String::as_str), Some("ok"), "'{}': {:#?}", line, own);
             }
             before = after;
         }

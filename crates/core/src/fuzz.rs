@@ -3,7 +3,8 @@
 //! once, so that every game is held to the same ones.
 //!
 //! Each check returns `Err` with a description of what broke instead of panicking itself, so that
-//! proptest can shrink the input and print both.
+//! proptest can shrink the input and print both. What a position must satisfy is the conformance
+//! harness's [`check_position`]; this module draws the positions.
 
 use std::fmt::Debug;
 
@@ -12,6 +13,7 @@ use serde_json::Value;
 use crate::game::{Game, Turn, random_playout};
 use crate::rng::rng_from_seed;
 use crate::spec::GameDef;
+use crate::testing::check_position;
 
 /// One edit of a text. Positions count characters and wrap around the text's length, so any
 /// drawn number is a valid position.
@@ -178,64 +180,9 @@ pub fn random_position<G: Game>(start: &G, seed: u64, plies: usize) -> G {
     state
 }
 
-/// What every position must satisfy: whoever acts has something to do (a player a legal action,
-/// a chance event outcomes whose probabilities sum to 1), a finished game has returns that sum to
-/// 1 and nothing left to do; every legal action is legal by [`Game::is_legal`] and reads back
-/// from its text form; the position reads back from its text and its JSON form as the same
-/// state with the same hash.
+/// What every position must satisfy: [`check_position`], the conformance harness's check.
 pub fn check_state<G: Game + PartialEq + Debug>(template: &G, state: &G) -> Result<(), String> {
-    let actions = state.actions();
-    let outcomes = state.outcomes();
-    match state.turn() {
-        Turn::Player(p) => {
-            if p >= state.num_players() {
-                return Err(format!("player {p} is to move in a game of {}", state.num_players()));
-            }
-            if actions.is_empty() {
-                return Err("a player is to move but has no legal action".into());
-            }
-        }
-        Turn::Chance => {
-            let total: f64 = outcomes.iter().map(|o| o.1).sum();
-            if outcomes.is_empty() || (total - 1.0).abs() > 1e-9 || outcomes.iter().any(|o| o.1 <= 0.0) {
-                return Err(format!("a chance event has {} outcomes summing to {total}", outcomes.len()));
-            }
-        }
-        Turn::Over => {
-            let returns = state.returns();
-            let total: f64 = returns.as_slice().iter().sum();
-            if !actions.is_empty() || !outcomes.is_empty() {
-                return Err("the game is over but actions remain".into());
-            }
-            if (total - 1.0).abs() > 1e-9 || returns.as_slice().iter().any(|r| !(0.0..=1.0).contains(r)) {
-                return Err(format!("returns {:?} of a finished game", returns.as_slice()));
-            }
-        }
-    }
-    // Every action of a small list, a spread of a long one (EinStein's 720 arrangements).
-    let step = (actions.len() / 64).max(1);
-    for &a in actions.iter().step_by(step) {
-        if !state.is_legal(a) {
-            return Err(format!("legal action {a:?} is not is_legal"));
-        }
-        let text = state.action_to_text(a);
-        match state.parse_action(&text) {
-            Ok(b) if b == a => {}
-            other => return Err(format!("action {a:?} printed as '{text}' reads back as {other:?}")),
-        }
-    }
-    let text = state.to_text();
-    match template.parse_state(&text) {
-        Ok(back) if back == *state && back.hash_key() == state.hash_key() => {}
-        Ok(back) => return Err(format!("'{text}' reads back as another state: {back:?}")),
-        Err(e) => return Err(format!("its own text '{text}' is refused: {e}")),
-    }
-    let json = state.to_json();
-    match template.state_from_json(&json) {
-        Ok(back) if back == *state && back.hash_key() == state.hash_key() => Ok(()),
-        Ok(back) => Err(format!("JSON {json} reads back as another state: {back:?}")),
-        Err(e) => Err(format!("its own JSON {json} is refused: {e}")),
-    }
+    check_position(template, state)
 }
 
 /// Reads `text` as a position of `template`'s game: refused, or a state that passes

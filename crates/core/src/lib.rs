@@ -9,6 +9,7 @@
 pub mod agent;
 pub mod budget;
 pub mod error;
+#[cfg(any(test, feature = "testing"))]
 pub mod fuzz;
 pub mod game;
 pub mod params;
@@ -16,6 +17,8 @@ pub mod perft;
 pub mod resource;
 pub mod rng;
 pub mod spec;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 pub use agent::{Agent, Decision, SearchInfo};
 pub use budget::{Budget, Clock, Limits, StopFlag, TurnBudget};

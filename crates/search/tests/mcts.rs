@@ -41,8 +41,28 @@ fn same_seed_same_search_and_threads_merge() {
 
 #[test]
 fn tree_reuse_finds_the_new_root_and_keeps_playing_legally() {
-    let mut game = TakeAway { stones: 21, player: 0, last: 0 };
+    // After a long search, the position a move and the expected reply later was explored deeply.
+    // Asked there for one more iteration, a reusing agent answers from that subtree, a line of
+    // several moves; a fresh tree after one iteration knows at most one.
+    let start = TakeAway { stones: 21, player: 0, last: 0 };
     let config = MctsConfig { final_choice: FinalChoice::MostVisits, ..MctsConfig::default() };
+    let mut depths = Vec::new();
+    for reuse in [true, false] {
+        let mut agent = Mcts::new(MctsConfig { reuse, ..config.clone() }, NeutralEval, UniformRollout, 1);
+        let first = agent.choose(&start, &limits(20_000), &mut |_| {});
+        assert!(first.info.pv.len() >= 2, "{:?}", first.info);
+        let mut game = start.clone();
+        game.apply(first.action);
+        game.apply(first.info.pv[1]);
+        let again = agent.choose(&game, &limits(1), &mut |_| {});
+        assert!(game.is_legal(again.action));
+        depths.push(again.info.depth);
+    }
+    let [reused, fresh] = depths[..] else { unreachable!() };
+    assert!(reused >= 4 && fresh <= 1, "a line of {reused} from the kept tree, {fresh} from a new one");
+
+    // Whole games, one side reusing and the other not: every move legal.
+    let mut game = start;
     let mut agents = [
         Mcts::new(config.clone(), NeutralEval, UniformRollout, 1),
         Mcts::new(MctsConfig { reuse: false, ..config }, NeutralEval, UniformRollout, 2),

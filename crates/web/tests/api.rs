@@ -49,35 +49,60 @@ async fn create_move_illegal_move_and_ai_reply() {
     assert_eq!(status, StatusCode::CONFLICT, "{err}");
 }
 
+/// A connect4 game of a human against MCTS thinking for 30 s a move, after the human's first
+/// move, once the AI's search is running: its id and the human's token.
+async fn ai_thinking_for_30_s(app: &axum::Router) -> (i64, String) {
+    let sides = json!([{"kind": "human"}, {"kind": "ai", "agent": "mcts", "time_ms": 30000}]);
+    let view = new_game(app, json!({"game": "connect4", "sides": sides, "delay_ms": 0})).await;
+    let id = view["id"].as_i64().unwrap();
+    let me = seat(&view, 0);
+    let (status, _) = post_as(app, &format!("/api/games/{id}/move"), json!({"action": "4"}), &me).await;
+    assert_eq!(status, StatusCode::OK);
+    let s = wait_status(app, Duration::from_secs(10), |s| s["searches"] == 1).await;
+    assert_eq!(s["searches"], 1, "the AI is searching: {s}");
+    (id, me)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn moves_out_of_turn_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let app = server(dir.path());
-    let sides = json!([{"kind": "human"}, {"kind": "ai", "agent": "mcts", "time_ms": 2000}]);
-    let view = new_game(&app, json!({"game": "connect4", "sides": sides, "delay_ms": 0})).await;
-    let id = view["id"].as_i64().unwrap();
-    let me = seat(&view, 0);
-    let (status, _) = post_as(&app, &format!("/api/games/{id}/move"), json!({"action": "4"}), &me).await;
-    assert_eq!(status, StatusCode::OK);
-    // The AI thinks for two seconds: a second human move now is out of turn.
+    let (id, me) = ai_thinking_for_30_s(&app).await;
     let (status, err) = post_as(&app, &format!("/api/games/{id}/move"), json!({"action": "3"}), &me).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(error_of(&err).contains("AI"), "{err}");
     let (status, err) =
         post_as(&app, &format!("/api/games/{id}/move"), json!({"action": "3", "player": 1}), &me).await;
     assert_eq!(status, StatusCode::CONFLICT, "{err}");
-    // Resigning stops the search at once.
-    let started = std::time::Instant::now();
+    let view = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(view["actions"].as_array().unwrap().len(), 1, "the refused moves were not played");
+    assert_eq!(view["thinking"]["player"], 1, "{view}");
+    let (status, _) = post_as(&app, &format!("/api/games/{id}/resign"), json!({}), &me).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resigning_stops_the_ai_search_long_before_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    let (id, me) = ai_thinking_for_30_s(&app).await;
     let (status, over) = post_as(&app, &format!("/api/games/{id}/resign"), json!({}), &me).await;
     assert_eq!(status, StatusCode::OK, "{over}");
     assert_eq!(over["status"], "over");
     assert_eq!(over["result"]["winner"], 1);
     assert_eq!(over["result"]["reason"], "resign");
     assert!(over["thinking"].is_null());
-    assert!(started.elapsed() < Duration::from_millis(500));
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The search ends at the resign: a third of its 30 s is generous for a stop and still far
+    // from the budget.
+    let s = wait_status(&app, Duration::from_secs(10), |s| s["searches"] == 0).await;
+    assert_eq!(s["searches"], 0, "the search stopped at the resign, not at its 30 s: {s}");
+    // The search has ended, so anything it was going to record is recorded: nothing was.
     let later = get(&app, &format!("/api/games/{id}")).await;
-    assert_eq!(later["actions"].as_array().unwrap().len(), 1, "the stopped search plays nothing");
+    assert_eq!(later["actions"].as_array().unwrap().len(), 1, "the stopped search plays nothing: {later}");
+    assert_eq!(
+        (later["status"].clone(), later["result"]["reason"].clone()),
+        (json!("over"), json!("resign"))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -28,22 +28,6 @@ fn ai(agent: &str) -> Value {
     json!({"kind": "ai", "agent": agent})
 }
 
-async fn server_status(app: &axum::Router) -> Value {
-    get(app, "/api/status").await
-}
-
-/// Polls `/api/status` until `done` holds, for at most `limit`.
-async fn wait_status(app: &axum::Router, limit: Duration, done: impl Fn(&Value) -> bool) -> Value {
-    let started = Instant::now();
-    loop {
-        let s = server_status(app).await;
-        if done(&s) || started.elapsed() > limit {
-            return s;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agent_specs_from_the_network_are_capped() {
     let dir = tempfile::tempdir().unwrap();
@@ -406,8 +390,12 @@ async fn a_busy_database_does_not_stall_other_requests() {
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
     let catalog = tokio::time::timeout(Duration::from_secs(3), get(&app, "/api/catalog")).await;
+    // Had the write waited on the one worker, it would have run out its 5 s busy timeout during
+    // the sleep above, and the catalog would have come only after it.
+    let write_waiting = !create.is_finished();
     blocker.execute_batch("COMMIT").unwrap();
     assert!(catalog.is_ok(), "the catalog answered while a write waited for the database");
+    assert!(write_waiting, "the write was still waiting for the database when the catalog answered");
     let (status, created) = create.await.unwrap();
     assert_eq!(status, StatusCode::CREATED, "{created}");
 }

@@ -1,11 +1,10 @@
 //! Connect Four rules: move counts against an independent naive implementation, edge cases, and
-//! random games checked at every step.
+//! random games checked at every step by the conformance harness.
 
 use ply_connect4::{Connect4, HEIGHT, WIDTH};
-use ply_core::rng::rng_from_seed;
+use ply_core::testing::Conformance;
 use ply_core::{Game, GameDef, Turn, perft};
 use proptest::prelude::*;
-use rand::RngExt;
 
 /// A deliberately simple board: a grid of cells and a four-in-a-row scan.
 #[derive(Clone)]
@@ -118,13 +117,12 @@ fn full_column_and_full_board() {
     assert!(!s.actions().contains(&0));
     let err = s.play_text("1").unwrap_err().to_string();
     assert!(err.contains("not a legal move"), "{err}");
-    // A drawn full board (no four anywhere), built column pairs at a time.
-    let drawn = "xoxoxox/xoxoxox/oxoxoxo/oxoxoxo/xoxoxox/xoxoxox";
-    let board = Connect4::new().parse_state(drawn);
-    if let Ok(board) = board {
-        assert_eq!(board.turn(), Turn::Over);
-        assert_eq!(board.returns().as_slice(), &[0.5, 0.5]);
-    }
+    // A drawn full board (no four anywhere), the end of a random game.
+    let drawn = "oxooxxo/xoxxoxx/oxoooxo/xoxxxox/xoooxoo/xooxxxo";
+    let board = Connect4::new().parse_state(drawn).unwrap();
+    assert_eq!(board.turn(), Turn::Over);
+    assert_eq!(board.winner(), None);
+    assert_eq!(board.returns().as_slice(), &[0.5, 0.5]);
 }
 
 #[test]
@@ -152,37 +150,8 @@ fn bad_positions_are_rejected_with_reasons() {
 
 #[test]
 fn random_games_keep_every_invariant() {
-    let mut rng = rng_from_seed(99);
-    for _ in 0..2000 {
-        let mut state = Connect4::new();
-        let mut history = vec![state.clone()];
-        while !state.is_over() {
-            let actions = state.actions();
-            assert!(!actions.is_empty());
-            for &a in &actions {
-                assert!(state.is_legal(a));
-                // Notation round-trips.
-                assert_eq!(state.parse_action(&state.action_to_text(a)).unwrap(), a);
-            }
-            let text = state.to_text();
-            assert_eq!(state.parse_state(&text).unwrap(), state);
-            assert_eq!(state.state_from_json(&state.to_json()).unwrap(), state);
-            let a = actions[rng.random_range(0..actions.len())];
-            let before = state.clone();
-            state.apply(a);
-            // Undo restores the state and its hash exactly.
-            let mut undone = state.clone();
-            undone.undo(a);
-            assert_eq!(undone, before);
-            assert_eq!(undone.hash_key(), before.hash_key());
-            history.push(state.clone());
-        }
-        assert!(state.plies() <= WIDTH * HEIGHT);
-        let r = state.returns();
-        assert!((r.get(0) + r.get(1) - 1.0).abs() < 1e-12);
-        let text = state.to_text();
-        assert_eq!(state.parse_state(&text).unwrap(), state, "finished positions read back too");
-    }
+    // Every rule of the model (ply_core::testing); no game outlasts a full board.
+    Conformance::new(2000, 99).max_actions(WIDTH * HEIGHT).run(&Connect4::new());
 }
 
 proptest! {

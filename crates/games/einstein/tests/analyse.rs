@@ -137,8 +137,13 @@ fn judges_a_game_downloaded_from_the_web_ui() {
     resigned.actions.truncate(8);
     let result = serde_json::json!({"returns": [0.0, 1.0], "winner": 1, "reason": "resign", "resigned": 0});
     std::fs::write(&path, web_record(&resigned, Some(result))).unwrap();
-    let (ok, _, stderr) = analyse(&[path.to_str().unwrap(), "--depth", "0"]);
+    let (ok, out, stderr) = analyse(&[path.to_str().unwrap(), "--depth", "0"]);
     assert!(ok, "{stderr}");
+    // Its eight actions hold three moves, two of red's (Ada, who resigned and lost) and one of
+    // blue's: those are judged, no more.
+    let ada = out.split("mcts:c=0.4").next().unwrap();
+    assert!(ada.contains("score 0.0%") && ada.contains(" of 2 decisions "), "{out}");
+    assert!(out.split("mcts:c=0.4").nth(1).unwrap().contains(" of 1 decisions "), "{out}");
     std::fs::write(&path, web_record(&resigned, None)).unwrap();
     let (ok, _, stderr) = analyse(&[path.to_str().unwrap()]);
     std::fs::remove_file(&path).ok();

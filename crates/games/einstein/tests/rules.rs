@@ -1,7 +1,9 @@
 //! EinStein rules: every edge case of the standard rules, move counts against an independent
-//! move generator, random games checked at every step, notation and bad input.
+//! move generator, random games checked at every step by the conformance harness, notation and
+//! bad input.
 
 use ply_core::rng::rng_from_seed;
+use ply_core::testing::Conformance;
 use ply_core::{Game, GameDef, Turn, perft, random_playout};
 use ply_einstein::{Action, Einstein, Options, Phase, SETUPS, SetupMode, movable_cubes};
 use proptest::prelude::*;
@@ -233,41 +235,32 @@ fn naive_perft_counts(s: &Einstein, depth: u32) -> Vec<u64> {
 
 #[test]
 fn random_games_end_and_keep_every_invariant() {
-    let mut rng = rng_from_seed(5);
     for match_to in [1, 3] {
         for setup in ["random", "choose"] {
-            for _ in 0..500 {
-                let mut s = game(&format!("setup={setup},match={match_to}"));
-                let mut steps = 0;
-                while !s.is_over() {
-                    steps += 1;
-                    assert!(steps < 400 * match_to as usize, "a game must end");
-                    let text = s.to_text();
-                    assert_eq!(s.parse_state(&text).unwrap(), s, "{text}");
-                    assert_eq!(s.state_from_json(&s.to_json()).unwrap(), s, "{text}");
-                    let actions: Vec<Action> = match s.turn() {
-                        Turn::Chance if s.phase() == Phase::Setup => vec![s.sample_chance(&mut rng)],
-                        Turn::Chance => s.outcomes().into_iter().map(|o| o.0).collect(),
-                        _ if s.phase() == Phase::Setup => vec![s.actions()[rng.random_range(0..720)]],
-                        _ => s.actions(),
-                    };
-                    assert!(!actions.is_empty());
-                    for &a in &actions {
-                        assert!(s.is_legal(a), "{} in {text}", s.action_to_text(a));
-                        assert_eq!(s.parse_action(&s.action_to_text(a)).unwrap(), a);
-                    }
-                    let a = actions[rng.random_range(0..actions.len())];
-                    s.apply(a);
-                    for side in 0..2 {
-                        let counted =
-                            (0..25).filter(|&sq| s.cube_at(sq).is_some_and(|c| c.0 == side)).count();
-                        assert_eq!(counted as u32, s.cubes_left(side));
+            // Every rule of the model (ply_core::testing), and EinStein's own: the cubes counted
+            // on the board are the cubes left, and a match ends when one side has won it.
+            let start = game(&format!("setup={setup},match={match_to}"));
+            let seed = u64::from(match_to) * 10 + (setup == "choose") as u64;
+            Conformance::new(500, seed).max_actions(400 * match_to as usize).run_with(&start, |s| {
+                for side in 0..2 {
+                    let counted = (0..25).filter(|&sq| s.cube_at(sq).is_some_and(|c| c.0 == side)).count();
+                    if counted as u32 != s.cubes_left(side) {
+                        return Err(format!(
+                            "{counted} cubes of side {side} on the board, {} left",
+                            s.cubes_left(side)
+                        ));
                     }
                 }
                 let score = s.score();
-                assert_eq!(score.iter().copied().max(), Some(match_to));
-                assert_eq!(s.returns().get(if score[0] > score[1] { 0 } else { 1 }), 1.0);
-            }
+                let winner = if score[0] > score[1] { 0 } else { 1 };
+                if s.is_over() && (score[winner] != match_to || s.returns().get(winner) != 1.0) {
+                    return Err(format!(
+                        "over at {score:?} in a match to {match_to}, returns {:?}",
+                        s.returns()
+                    ));
+                }
+                Ok(())
+            });
         }
     }
 }

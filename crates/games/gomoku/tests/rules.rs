@@ -1,8 +1,9 @@
 //! Gomoku rules: fives under each rule, renju's forbidden points, move counts, notation, random
-//! games checked at every step, and bad input.
+//! games checked at every step by the conformance harness, and bad input.
 
 use ply_core::rng::rng_from_seed;
-use ply_core::{Game, GameDef, Turn, perft, random_playout};
+use ply_core::testing::Conformance;
+use ply_core::{Game, GameDef, Turn, perft};
 use ply_gomoku::{BLACK, Board, Gomoku, Rule, WHITE, is_forbidden, winning_line};
 use proptest::prelude::*;
 
@@ -212,34 +213,18 @@ fn bad_input_is_refused_with_reasons() {
 
 #[test]
 fn random_games_keep_every_invariant() {
-    let mut rng = rng_from_seed(2);
-    for (options, games) in
-        [("size=7", 300), ("size=9,rule=standard", 200), ("size=9,rule=renju", 100), ("", 30)]
+    for (options, games, perft_depth) in
+        [("size=7", 300, 2), ("size=9,rule=standard", 200, 2), ("size=9,rule=renju", 100, 2), ("", 30, 1)]
     {
-        for _ in 0..games {
-            let mut b = game(options);
-            while !b.is_over() {
-                let actions = b.actions();
-                assert!(!actions.is_empty());
-                for &a in actions.iter().take(12) {
-                    assert!(b.is_legal(a));
-                    assert_eq!(b.parse_action(&b.action_to_text(a)).unwrap(), a);
-                }
-                assert_eq!(b.parse_state(&b.to_text()).unwrap(), b);
-                let before = b.clone();
-                let hash = b.hash_key();
-                random_playout(&mut b, &mut rng, 1);
-                let mut undone = b.clone();
-                undone.undo(*b.moves().last().unwrap());
-                assert_eq!(undone, before);
-                assert_eq!(undone.hash_key(), hash);
-            }
-            let r = b.returns();
-            assert!((r.get(0) + r.get(1) - 1.0).abs() < 1e-12);
-            if b.winner().is_none() {
-                assert!(b.is_full(), "a game without a winner ends on a full board");
-            }
-        }
+        // Every rule of the model (ply_core::testing), and Gomoku's own: a game without a winner
+        // ends on a full board.
+        let start = game(options);
+        let conformance =
+            Conformance::new(games, 2).max_actions(start.size() * start.size()).perft_depth(perft_depth);
+        conformance.run_with(&start, |b| {
+            let drawn_early = b.is_over() && b.winner().is_none() && !b.is_full();
+            if drawn_early { Err("over without a winner on a board with room".into()) } else { Ok(()) }
+        });
     }
 }
 

@@ -171,11 +171,12 @@ impl Game for Kuhn {
         }
     }
 
-    /// The other player's card, drawn again from the two the viewer does not hold.
+    /// The other player's card, drawn again from the two the viewer does not hold — while the
+    /// hand is played: at its end both cards are shown.
     fn resample_hidden(&self, viewer: Player, rng: &mut Rng) -> Self {
         let mut world = self.clone();
         let other = 1 - viewer;
-        if world.cards[other].is_some() {
+        if world.cards[other].is_some() && self.turn() != Turn::Over {
             let left: Vec<u8> = (JACK..=KING).filter(|&c| Some(c) != self.cards[viewer]).collect();
             world.cards[other] = Some(left[rng.random_range(0..left.len())]);
         }

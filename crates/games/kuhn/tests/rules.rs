@@ -11,6 +11,16 @@ fn state(text: &str) -> Kuhn {
 }
 
 #[test]
+fn random_hands_keep_every_rule_of_the_model() {
+    // Notation, legality, turns, returns, and what each seat sees of a re-dealt world.
+    let summary = ply_core::testing::check_random_games(&Kuhn::default(), 500, 1);
+    assert!(summary.games == 500, "{summary:?}");
+    for text in ["KQ", "QK b", "JQ pb", "KQ pp", "QJ pbb"] {
+        ply_core::testing::check_observations(&state(text)).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+}
+
+#[test]
 fn dealing_betting_and_every_ending() {
     let mut s = Kuhn::default();
     assert_eq!(s.turn(), Turn::Chance);

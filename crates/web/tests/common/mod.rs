@@ -87,6 +87,22 @@ pub async fn wait_for(app: &Router, id: i64, done: impl Fn(&Value) -> bool) -> V
     panic!("game {id} never reached the expected state");
 }
 
+pub async fn server_status(app: &Router) -> Value {
+    get(app, "/api/status").await
+}
+
+/// Polls `/api/status` until `done` holds, for at most `limit`; the last status either way.
+pub async fn wait_status(app: &Router, limit: Duration, done: impl Fn(&Value) -> bool) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let s = server_status(app).await;
+        if done(&s) || started.elapsed() > limit {
+            return s;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 pub fn human_to_move(view: &Value) -> bool {
     view["turn"]["kind"] == "player" && view["turn"]["human"] == true
 }
