@@ -12,12 +12,9 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
+/// Every registered game, as `ply serve` has them.
 pub fn games() -> Vec<Box<dyn ply_arena::DynGame>> {
-    vec![
-        ply_arena::entry::<ply_connect4::Connect4>(),
-        ply_arena::entry::<ply_pig::Pig>(),
-        ply_arena::entry::<ply_einstein::Einstein>(),
-    ]
+    ply_games::all()
 }
 
 pub fn server(dir: &Path) -> Router {
