@@ -1,4 +1,4 @@
-//! Judges the decisions of recorded EinStein games ([`ply_einstein::analysis`]): per agent, the
+//! Judges the decisions of recorded EinStein games ([`ply_einstein_tools::analysis`]): per agent, the
 //! winning chance it gave away per game, the score that predicts, and what best play in its
 //! place would have scored against the same opponent. Records come from `ply match --out` or
 //! from the OpenSpiel bridge's `--out` (docs/formats.md).
@@ -11,9 +11,9 @@ use std::sync::Arc;
 use clap::Parser;
 use ply_arena::{GameRecord, Score};
 use ply_core::{Game, GameDef};
-use ply_einstein::analysis::{GameJudgement, Judge, judge_game};
 use ply_einstein::value::{self, net::ValueNet};
 use ply_einstein::{Einstein, Phase, SIDE_NAMES};
+use ply_einstein_tools::analysis::{GameJudgement, Judge, judge_game};
 use serde_json::Value;
 
 #[derive(Parser)]
