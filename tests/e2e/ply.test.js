@@ -302,9 +302,10 @@ test('EinStein record: a roll shows its own die face, an arrangement its cubes a
   await waitForGame(match.id, (v) => v.status === 'over', 90000);
   const rec = await call('GET', `/api/games/${match.id}/record`);
   const count = (b, prefix) => b.flat().filter((c) => c && c[0] === prefix).length;
+  // The record (docs/formats.md): actions in text form, and the position before and after each.
   const expected = rec.actions.map((a, i) => {
-    if (/^[1-6]$/.test(a.action)) return `${DIE[a.action - 1]} ${a.action}`;
-    if (!a.action.startsWith('setup:')) return null;
+    if (/^[1-6]$/.test(a)) return `${DIE[a - 1]} ${a}`;
+    if (!a.startsWith('setup:')) return null;
     const before = rec.positions[i].json.board;
     const after = rec.positions[i + 1].json.board;
     const prefix = count(after, 'r') > count(before, 'r') ? 'r' : 'b';
@@ -318,7 +319,7 @@ test('EinStein record: a roll shows its own die face, an arrangement its cubes a
   await page.locator('[data-testid=record] li').nth(rec.actions.length - 1).waitFor();
   const shown = await recordTexts();
   assert.equal(shown.length, rec.actions.length);
-  expected.forEach((e, i) => { if (e !== null) assert.equal(shown[i], e, `record entry ${i + 1} (${rec.actions[i].action})`); });
+  expected.forEach((e, i) => { if (e !== null) assert.equal(shown[i], e, `record entry ${i + 1} (${rec.actions[i]})`); });
   await shot('einstein-record');
 });
 

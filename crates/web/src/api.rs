@@ -393,7 +393,7 @@ async fn hint(
 
 async fn record(State(app): AppState, Path(id): Path<String>) -> ApiResult<Response> {
     let id = game_id(&id)?;
-    let record = blocking(move || lock(&app.game(id)?).record_json()).await?;
+    let record = blocking(move || crate::record::of(&lock(&app.game(id)?))).await?;
     let body = serde_json::to_string_pretty(&record).expect("records serialise");
     Ok((
         [

@@ -118,3 +118,12 @@ pub async fn get_page(app: &Router, path: &str) -> (Value, i64) {
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
     (serde_json::from_slice(&bytes).unwrap(), total)
 }
+
+/// A reply's body as the server sent it, for a download read as a file would be.
+pub async fn get_text(app: &Router, path: &str) -> String {
+    let request = Request::builder().uri(path).body(Body::empty()).unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "GET {path}");
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
