@@ -411,11 +411,10 @@ fn run(cli: Cli) -> Result<()> {
             };
             let reports = selected.iter().map(|g| g.bench()).collect::<Result<Vec<_>, _>>()?;
             if json {
-                let total: u64 = reports.iter().map(|r| r.total_iterations()).sum();
-                outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&serde_json::json!({"signature": total, "games": reports}))?
-                );
+                let (total, checksum) = report::bench_signature(&reports);
+                let checksum = format!("{checksum:016x}");
+                let json = serde_json::json!({"signature": total, "checksum": checksum, "games": reports});
+                outln!("{}", serde_json::to_string_pretty(&json)?);
             } else {
                 out!("{}", report::bench_table(&reports));
             }
