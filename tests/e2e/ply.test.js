@@ -3,7 +3,7 @@
 // artifacts/ at the repository's root.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -200,7 +200,13 @@ after(async () => {
 test('the lobby lists the games and their options', async () => {
   await openLobby();
   const games = await page.locator('.game-card').evaluateAll((cards) => cards.map((c) => c.dataset.game));
-  assert.deepEqual(games.sort(), ['connect4', 'einstein', 'gomoku', 'kuhn', 'pig']);
+  // The server's games are the registry's, the same as `ply games` lists (ply_games::all()).
+  const catalog = await call('GET', '/api/catalog');
+  const listed = spawnSync(bin, ['games'], { encoding: 'utf8' }).stdout.split('\n')
+    .filter((line) => /^\S/.test(line)).map((line) => line.split(/\s+/)[0]);
+  assert.ok(listed.length >= 1, 'ply games lists games');
+  assert.deepEqual(catalog.map((g) => g.name), listed);
+  assert.deepEqual(games.sort(), listed.sort(), 'a card for every game');
   await page.click('.game-card[data-game="einstein"]');
   await page.locator('select[name=setup]').waitFor();
   await shot('lobby');
@@ -296,9 +302,10 @@ test('EinStein record: a roll shows its own die face, an arrangement its cubes a
   await waitForGame(match.id, (v) => v.status === 'over', 90000);
   const rec = await call('GET', `/api/games/${match.id}/record`);
   const count = (b, prefix) => b.flat().filter((c) => c && c[0] === prefix).length;
+  // The record (docs/formats.md): actions in text form, and the position before and after each.
   const expected = rec.actions.map((a, i) => {
-    if (/^[1-6]$/.test(a.action)) return `${DIE[a.action - 1]} ${a.action}`;
-    if (!a.action.startsWith('setup:')) return null;
+    if (/^[1-6]$/.test(a)) return `${DIE[a - 1]} ${a}`;
+    if (!a.startsWith('setup:')) return null;
     const before = rec.positions[i].json.board;
     const after = rec.positions[i + 1].json.board;
     const prefix = count(after, 'r') > count(before, 'r') ? 'r' : 'b';
@@ -312,7 +319,7 @@ test('EinStein record: a roll shows its own die face, an arrangement its cubes a
   await page.locator('[data-testid=record] li').nth(rec.actions.length - 1).waitFor();
   const shown = await recordTexts();
   assert.equal(shown.length, rec.actions.length);
-  expected.forEach((e, i) => { if (e !== null) assert.equal(shown[i], e, `record entry ${i + 1} (${rec.actions[i].action})`); });
+  expected.forEach((e, i) => { if (e !== null) assert.equal(shown[i], e, `record entry ${i + 1} (${rec.actions[i]})`); });
   await shot('einstein-record');
 });
 
@@ -709,10 +716,9 @@ test('at 1280x800 the lobby\'s Start button, the whole Gomoku board and a hint a
   const catalog = await call('GET', '/api/catalog');
   await desk.goto(`${base}/#/`);
   await desk.locator('.game-card').first().waitFor();
-  for (const game of ['einstein', 'connect4', 'gomoku', 'pig']) {
+  for (const { name: game, num_players: players } of catalog) {
     await desk.click(`.game-card[data-game="${game}"]`);
     // The lobby has the game's number of players (from the server) once it shows a side each.
-    const players = catalog.find((g) => g.name === game).num_players;
     await desk.waitForFunction((n) => document.querySelectorAll('.side-card').length === n, players);
     const modes = await desk.locator('.segmented.modes [data-mode]').evaluateAll((els) => els.map((e) => e.dataset.mode));
     for (const mode of modes) {

@@ -96,12 +96,13 @@ pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
         game: G::NAME.to_string(),
         options: setup.options.to_string(),
         index: setup.index,
-        seed: setup.seed,
+        seed: Some(setup.seed),
         seats: setup.seats.iter().map(|(spec, _)| spec.to_string()).collect(),
         opening_plies,
         actions,
         returns: state.returns().as_slice().to_vec(),
         final_state: state.to_text(),
+        ..GameRecord::default()
     })
 }
 

@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use ply_arena::record::write_jsonl;
 use ply_arena::tune::tuned_spec;
 use ply_arena::{GameRecord, RunOptions, Sprt};
-use ply_cli::{engine, find_game, games, report};
+use ply_cli::{engine, report};
 use ply_core::{AgentSpec, Budget};
 use ply_search::genetic::{GenerationReport, GeneticConfig};
 
@@ -279,7 +279,7 @@ macro_rules! outln {
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Games => {
-            for game in games() {
+            for game in ply_games::all() {
                 outln!("{:<10} {}", game.name(), game.about());
                 for option in game.options() {
                     outln!("    -o {}={:<8} {}", option.name, option.default, option.help);
@@ -291,7 +291,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Agents { game } => {
-            let game = find_game(&game)?;
+            let game = ply_games::find(&game)?;
             outln!("agents of {} (spec: name[:key=value,...]):", game.name());
             for agent in game.agents() {
                 outln!("{:<12} {}", agent.name, agent.about);
@@ -302,7 +302,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Match { game, first, second, run } => {
-            let game = find_game(&game)?;
+            let game = ply_games::find(&game)?;
             let (a, b) = (spec(&first)?, spec(&second)?);
             let options = run.options()?;
             let report = game.run_match([&a, &b], &options)?;
@@ -314,7 +314,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Tournament { game, agents, run } => {
-            let game = find_game(&game)?;
+            let game = ply_games::find(&game)?;
             let specs: Vec<AgentSpec> = agents.iter().map(|a| spec(a)).collect::<Result<_>>()?;
             let options = run.options()?;
             let report = game.run_tournament(&specs, &options)?;
@@ -326,7 +326,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Ffa { game, agents, all_orders, run } => {
-            let game = find_game(&game)?;
+            let game = ply_games::find(&game)?;
             let specs: Vec<AgentSpec> = agents.iter().map(|a| spec(a)).collect::<Result<_>>()?;
             let options = run.options()?;
             let report = game.run_ffa(&specs, all_orders, &options)?;
@@ -348,7 +348,7 @@ fn run(cli: Cli) -> Result<()> {
             if elo1 <= elo0 {
                 bail!("--elo1 must be greater than --elo0");
             }
-            let game = find_game(&game)?;
+            let game = ply_games::find(&game)?;
             let (a, b) = (spec(&first)?, spec(&second)?);
             let options = run.options()?;
             let report = game.run_sprt([&a, &b], Sprt { elo0, elo1, alpha, beta }, &options)?;
@@ -360,7 +360,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Tune { game, agent, param, weights, genetic: g, run } => {
-            let game = find_game(&game)?;
+            let game = ply_games::find(&game)?;
             let spec = spec(&agent)?;
             let options = run.options()?;
             let config = GeneticConfig {
@@ -406,22 +406,21 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench { game, json } => {
             let selected = match game {
-                Some(name) => vec![find_game(&name)?],
-                None => games(),
+                Some(name) => vec![ply_games::find(&name)?],
+                None => ply_games::all(),
             };
             let reports = selected.iter().map(|g| g.bench()).collect::<Result<Vec<_>, _>>()?;
             if json {
-                let total: u64 = reports.iter().map(|r| r.total_iterations()).sum();
-                outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&serde_json::json!({"signature": total, "games": reports}))?
-                );
+                let (total, checksum) = report::bench_signature(&reports);
+                let checksum = format!("{checksum:016x}");
+                let json = serde_json::json!({"signature": total, "checksum": checksum, "games": reports});
+                outln!("{}", serde_json::to_string_pretty(&json)?);
             } else {
                 out!("{}", report::bench_table(&reports));
             }
         }
         Command::Perft { game, depth, position, options } => {
-            let game = find_game(&game)?;
+            let game = ply_games::find(&game)?;
             let mut state = game.new_state(&options)?;
             if let Some(text) = position {
                 state.set_text(&text)?;
@@ -436,10 +435,10 @@ fn run(cli: Cli) -> Result<()> {
             let mut config = ply_web::Config::new(&data);
             config.allowed_hosts = allow_hosts;
             config.caps.memory_bytes = agent_memory_mib.saturating_mul(1 << 20);
-            ply_web::serve(games(), &addr, config).context("ply serve")?;
+            ply_web::serve(ply_games::all(), &addr, config).context("ply serve")?;
         }
         Command::Engine { game, options } => {
-            let game = find_game(&game)?;
+            let game = ply_games::find(&game)?;
             engine::run(game, &options, std::io::stdin().lock(), std::io::stdout())?;
         }
     }

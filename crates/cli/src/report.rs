@@ -124,10 +124,17 @@ pub fn sprt_table(report: &SprtReport, threads: usize) -> String {
     out
 }
 
+/// The bench's signature: the total iteration count and every game's checksum folded into one,
+/// in the order given. Both change exactly when search behaviour does (crates/cli/tests/bench.rs
+/// pins them for every game).
+pub fn bench_signature(reports: &[BenchReport]) -> (u64, u64) {
+    let total = reports.iter().map(|r| r.total_iterations()).sum();
+    let checksum = reports.iter().fold(0, |acc, r| ply_core::rng::derive_seed(acc, r.checksum()));
+    (total, checksum)
+}
+
 pub fn bench_table(reports: &[BenchReport]) -> String {
     let mut out = String::new();
-    let mut total = 0;
-    let mut checksum = 0;
     let mut seconds = 0.0;
     for report in reports {
         for line in &report.lines {
@@ -159,10 +166,9 @@ pub fn bench_table(reports: &[BenchReport]) -> String {
             )
             .unwrap();
         }
-        total += report.total_iterations();
-        checksum = ply_core::rng::derive_seed(checksum, report.checksum());
         seconds += report.total_elapsed().as_secs_f64();
     }
+    let (total, checksum) = bench_signature(reports);
     writeln!(out, "signature: {total} iterations, checksum {checksum:016x}").unwrap();
     writeln!(out, "speed:     {:.0} iterations/s over {seconds:.2} s", total as f64 / seconds.max(1e-9))
         .unwrap();

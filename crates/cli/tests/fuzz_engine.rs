@@ -189,7 +189,7 @@ proptest! {
 
     #[test]
     fn sessions_of_good_bad_and_edited_lines(game_index in any::<usize>(), session in lines()) {
-        let games = ply_cli::games();
+        let games = ply_games::all();
         let game = &games[game_index % games.len()];
         let mut sent: Vec<String> = Vec::new();
         for line in session {
@@ -212,7 +212,7 @@ proptest! {
         let probe = ["new", "position start", "legal", "isready"];
         input.extend(probe.iter().map(|s| s.to_string()));
         let output = Output::default();
-        let engine_game = ply_cli::find_game(game.name()).unwrap();
+        let engine_game = ply_games::find(game.name()).unwrap();
         let result = ply_cli::engine::run(engine_game, "", input.join("\n").as_bytes(), output.clone());
         prop_assert!(result.is_ok(), "{result:?}");
         let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
@@ -249,7 +249,7 @@ proptest! {
         // The probe answers as it does in a fresh session.
         let fresh = Output::default();
         let probe_only = probe.join("\n");
-        ply_cli::engine::run(ply_cli::find_game(game.name()).unwrap(), "", probe_only.as_bytes(), fresh.clone())
+        ply_cli::engine::run(ply_games::find(game.name()).unwrap(), "", probe_only.as_bytes(), fresh.clone())
             .unwrap();
         let fresh = String::from_utf8(fresh.0.lock().unwrap().clone()).unwrap();
         prop_assert_eq!(&replies[at..], &fresh.lines().map(String::from).collect::<Vec<_>>()[..]);

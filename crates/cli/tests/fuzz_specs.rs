@@ -40,7 +40,7 @@ fn value() -> impl Strategy<Value = Option<String>> {
 type Catalogue = Vec<(Box<dyn DynGame>, Vec<(&'static str, Vec<(&'static str, String)>)>)>;
 
 fn catalogue() -> Catalogue {
-    ply_cli::games()
+    ply_games::all()
         .into_iter()
         .map(|game| {
             let agents = game

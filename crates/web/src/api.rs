@@ -408,7 +408,7 @@ async fn record(State(app): AppState, Path(id): Path<String>) -> ApiResult<Respo
                 "the record of a game with hidden information is given once the game is over",
             ));
         }
-        live.record_json()
+        crate::record::of(&live)
     })
     .await?;
     let body = serde_json::to_string_pretty(&record).expect("records serialise");

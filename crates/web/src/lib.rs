@@ -13,6 +13,7 @@ mod hint;
 mod listener;
 mod live;
 mod model;
+mod record;
 mod series;
 mod store;
 

@@ -711,29 +711,6 @@ impl Live {
         }
         Ok(())
     }
-
-    /// The record with the position after every action, for replays and downloads.
-    pub fn record_json(&self) -> ApiResult<Value> {
-        let mut state = self.def().new_state(&self.settings.options)?;
-        let mut positions = vec![json!({"text": state.to_text(), "json": state.to_json()})];
-        for record in &self.actions {
-            state.play(&record.action)?;
-            positions.push(json!({"text": state.to_text(), "json": state.to_json()}));
-        }
-        Ok(json!({
-            "id": self.id,
-            "game": self.settings.game,
-            "options": self.settings.options,
-            "seed": self.public_seed(),
-            "sides": self.settings.sides,
-            "status": self.status,
-            "result": self.result,
-            "created": self.created,
-            "updated": self.updated,
-            "actions": self.actions,
-            "positions": positions,
-        }))
-    }
 }
 
 /// Stops a search at `deadline` from now, if it is still running then.

@@ -9,34 +9,8 @@ use ply_core::{Error, SearchInfo, Turn};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-/// Who plays one seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Side {
-    pub kind: SideKind,
-    /// The agent spec, `name[:key=value,...]`, for an AI side.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
-    /// Thinking time per move for an AI side (the spec's own `time=`/`iters=` win over it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub time_ms: Option<u64>,
-    /// A display name; the UI makes one up when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SideKind {
-    Human,
-    Ai,
-}
-
-impl Side {
-    pub fn is_ai(&self) -> bool {
-        self.kind == SideKind::Ai
-    }
-}
+// A game's sides and status are part of its record (docs/formats.md), hence defined with it.
+pub use ply_arena::record::{Side, SideKind, Status};
 
 pub const DEFAULT_TIME_MS: u64 = 1000;
 pub const MAX_TIME_MS: u64 = 600_000;
@@ -54,31 +28,6 @@ pub struct Settings {
     pub seed: u64,
     /// Pause before each AI move, so people can follow the game.
     pub delay_ms: u64,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    Playing,
-    Over,
-    Aborted,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Playing => "playing",
-            Status::Over => "over",
-            Status::Aborted => "aborted",
-        }
-    }
-    pub fn parse(text: &str) -> Status {
-        match text {
-            "playing" => Status::Playing,
-            "over" => Status::Over,
-            _ => Status::Aborted,
-        }
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

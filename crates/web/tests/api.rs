@@ -434,3 +434,75 @@ async fn a_test_of_three_sides_rotates_seats_over_shared_dice() {
     );
     assert_ne!(seeds[0], seeds[3], "the next round, other dice");
 }
+
+/// A download is a game record (docs/formats.md): one function reads it and the arena's JSON
+/// lines alike; it replays to the position the game shows, and adds the sides, who made each
+/// action, and every position. A game still playing keeps its seed to itself and has no result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_is_a_game_record_read_like_the_arenas_lines() {
+    use ply_arena::record::{self, SideKind, Status};
+    use ply_core::{AgentSpec, Budget};
+
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    let ada = json!({"kind": "ai", "agent": "random", "name": "Ada"});
+    let sides = json!([ada, {"kind": "ai", "agent": "expectimax:depth=1"}]);
+    let body =
+        json!({"game": "pig", "options": "players=2,target=20", "sides": sides, "seed": 5, "delay_ms": 0});
+    let id = new_game(&app, body).await["id"].as_i64().unwrap();
+    let view = wait_for(&app, id, |v| v["status"] == "over").await;
+    let download = get_text(&app, &format!("/api/games/{id}/record")).await;
+
+    let pig = ply_games::find("pig").unwrap();
+    let specs = [AgentSpec::parse("random").unwrap(), AgentSpec::parse("expectimax:depth=1").unwrap()];
+    let run = ply_arena::RunOptions {
+        options: "players=2,target=20".into(),
+        games: 2,
+        seed: 1,
+        budget: Budget::iterations(100),
+        threads: 1,
+        progress: false,
+        openings: None,
+    };
+    let played = pig.run_match([&specs[0], &specs[1]], &run).unwrap();
+    let mut lines = Vec::new();
+    record::write_jsonl(&mut lines, &played.records).unwrap();
+    assert_eq!(record::parse(std::str::from_utf8(&lines).unwrap()).unwrap(), played.records);
+
+    let web = record::parse(&download).unwrap();
+    assert_eq!(web.len(), 1);
+    let web = &web[0];
+    assert_eq!(
+        (web.game.as_str(), web.options.as_str(), web.seed, web.id),
+        ("pig", "players=2,target=20", Some(5), Some(id))
+    );
+    assert_eq!(web.seats, ["random", "expectimax:depth=1"]);
+    assert_eq!(web.sides[0].name.as_deref(), Some("Ada"));
+    assert_eq!(
+        web.returns,
+        view["result"]["returns"].as_array().unwrap().iter().map(|r| r.as_f64().unwrap()).collect::<Vec<_>>()
+    );
+    assert_eq!(web.status, Some(Status::Over));
+    let actions: Vec<&str> =
+        view["actions"].as_array().unwrap().iter().map(|a| a["action"].as_str().unwrap()).collect();
+    assert_eq!(web.actions, actions);
+    assert_eq!(web.final_state, view["position"]["text"].as_str().unwrap());
+    let mut state = pig.new_state(&web.options).unwrap();
+    for action in &web.actions {
+        state.play(action).unwrap();
+    }
+    assert_eq!(state.returns().unwrap(), web.returns, "the record replays to its result");
+    assert_eq!(web.positions.len(), web.actions.len() + 1);
+    assert_eq!(web.positions.last().unwrap().json, view["position"]["json"]);
+    assert_eq!(web.action_details.len(), web.actions.len());
+    assert!(web.action_details.iter().any(|d| d.by == "ai" && d.info.is_some() && d.player.is_some()));
+    assert!(web.action_details.iter().any(|d| d.by == "chance" && d.player.is_none()));
+
+    let sides = json!([{"kind": "human"}, {"kind": "ai", "agent": "random"}]);
+    let playing = new_game(&app, json!({"game": "connect4", "sides": sides, "delay_ms": 0})).await;
+    let playing = playing["id"].as_i64().unwrap();
+    let web = record::parse(&get_text(&app, &format!("/api/games/{playing}/record")).await).unwrap();
+    assert_eq!((web[0].seed, web[0].returns.len(), web[0].status), (None, 0, Some(Status::Playing)));
+    assert_eq!(web[0].sides[0].kind, SideKind::Human);
+    assert_eq!(web[0].seats, ["human", "random"]);
+}

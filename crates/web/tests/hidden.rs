@@ -60,7 +60,7 @@ async fn each_seat_sees_its_own_card_and_a_spectator_neither() {
     assert_eq!(cards(&view_as(&app, id, None).await), real);
     let (status, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(record["actions"][0]["action"].as_str().unwrap(), &real[..1]);
+    assert_eq!(record["actions"][0].as_str().unwrap(), &real[..1], "the record names the real cards");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

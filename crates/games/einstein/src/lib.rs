@@ -4,7 +4,6 @@
 //! every enemy cube wins.
 
 mod agents;
-pub mod analysis;
 mod notation;
 mod race;
 mod rules;

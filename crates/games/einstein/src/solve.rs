@@ -15,7 +15,9 @@ pub struct Solver {
     memo: HashMap<u128, f32>,
 }
 
-pub(crate) fn key(state: &Einstein) -> u128 {
+/// A position's exact identity for memo tables: its board and the side to act (the die, the
+/// score of a match and the options are left out; tables hold positions about to be rolled).
+pub fn key(state: &Einstein) -> u128 {
     state.board.iter().fold(state.side as u128, |k, &p| k << 4 | p as u128)
 }
 

@@ -12,12 +12,9 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
+/// Every registered game, as `ply serve` has them.
 pub fn games() -> Vec<Box<dyn ply_arena::DynGame>> {
-    vec![
-        ply_arena::entry::<ply_connect4::Connect4>(),
-        ply_arena::entry::<ply_pig::Pig>(),
-        ply_arena::entry::<ply_einstein::Einstein>(),
-    ]
+    ply_games::all()
 }
 
 pub fn server(dir: &Path) -> Router {
@@ -136,4 +133,13 @@ pub async fn get_page(app: &Router, path: &str) -> (Value, i64) {
     let total = response.headers()["x-total-count"].to_str().unwrap().parse().unwrap();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
     (serde_json::from_slice(&bytes).unwrap(), total)
+}
+
+/// A reply's body as the server sent it, for a download read as a file would be.
+pub async fn get_text(app: &Router, path: &str) -> String {
+    let request = Request::builder().uri(path).body(Body::empty()).unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "GET {path}");
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    String::from_utf8(bytes.to_vec()).unwrap()
 }

@@ -1,10 +1,9 @@
 //! A learnt evaluation: a value network ([`net`]) over features of the position ([`features`]),
-//! trained by self-play ([`train`]). It predicts the chance that the side about to roll wins; a
-//! position whose die is already rolled is worth its best move.
+//! trained by self-play (`einstein-train`, crates/tools/einstein). It predicts the chance that
+//! the side about to roll wins; a position whose die is already rolled is worth its best move.
 
 pub mod features;
 pub mod net;
-pub mod train;
 
 use std::sync::{Arc, OnceLock};
 

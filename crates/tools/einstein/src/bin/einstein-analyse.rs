@@ -1,25 +1,25 @@
-//! Judges the decisions of recorded EinStein games ([`ply_einstein::analysis`]): per agent, the
+//! Judges the decisions of recorded EinStein games ([`ply_einstein_tools::analysis`]): per agent, the
 //! winning chance it gave away per game, the score that predicts, and what best play in its
-//! place would have scored against the same opponent. Records come from `ply match --out` or
-//! from the OpenSpiel bridge's `--out` (docs/formats.md).
+//! place would have scored against the same opponent. Records come from `ply match --out`, the
+//! OpenSpiel bridge's `--out` or the web UI's download, all in one format (docs/formats.md).
 
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::BufReader;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
-use ply_arena::{GameRecord, Score};
+use ply_arena::Score;
+use ply_arena::record::{self, GameRecord};
 use ply_core::{Game, GameDef};
-use ply_einstein::analysis::{GameJudgement, Judge, judge_game};
 use ply_einstein::value::{self, net::ValueNet};
 use ply_einstein::{Einstein, Phase, SIDE_NAMES};
-use serde_json::Value;
+use ply_einstein_tools::analysis::{GameJudgement, Judge, judge_game};
 
 #[derive(Parser)]
 #[command(about = "Judge the decisions in recorded EinStein games: winning chance given away per agent")]
 struct Args {
-    /// Game records, JSON lines (`ply match --out`, `bridge.py match --out`).
+    /// Game records (`ply match --out`, `bridge.py match --out`, a game downloaded from the web UI).
     #[arg(required = true)]
     records: Vec<String>,
     /// Values are exact with at most this many cubes on the board (0 to 5; 5 takes seconds a
@@ -47,91 +47,51 @@ struct Recorded {
     returns: [f64; 2],
     start: Einstein,
     actions: Vec<ply_einstein::Action>,
-    /// Whether the actions end the game (a game from the web UI may end by resignation).
-    finished: bool,
 }
 
-/// Reads a file of arena records (JSON lines) or one game downloaded from the web UI
-/// (`GET /api/games/{id}/record`, one JSON object with `sides`).
+/// Reads game records (docs/formats.md): the arena's or the bridge's JSON lines, or games
+/// downloaded from the web UI.
 fn read_games(path: &str) -> Result<Vec<Recorded>, String> {
     let file = File::open(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    let mut text = String::new();
-    BufReader::new(file).read_to_string(&mut text).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    if let Ok(web) = serde_json::from_str::<Value>(&text)
-        && web.get("sides").is_some()
-    {
-        return Ok(vec![from_web(&web).map_err(|e| format!("{path}: {e}"))?]);
-    }
-    let records = ply_arena::record::read_jsonl(text.as_bytes()).map_err(|e| format!("{path}: {e}"))?;
+    let records = record::read(BufReader::new(file)).map_err(|e| format!("{path}: {e}"))?;
     let mut games = Vec::with_capacity(records.len());
     for (i, record) in records.iter().enumerate() {
-        games.push(from_arena(record).map_err(|e| format!("{path}, record {}: {e}", i + 1))?);
+        games.push(checked(record).map_err(|e| format!("{path}, record {}: {e}", i + 1))?);
     }
     Ok(games)
 }
 
-fn from_arena(record: &GameRecord) -> Result<Recorded, String> {
-    let (Ok(seats), Ok(returns)) = (record.seats.clone().try_into(), record.returns.clone().try_into())
-    else {
+/// A finished single game of EinStein between two seats, each named by its side's display name
+/// (games from the web UI) or else its seat; a resigned game is judged up to the resignation.
+fn checked(record: &GameRecord) -> Result<Recorded, String> {
+    if record.game != Einstein::NAME {
+        return Err(format!("a record of '{}', not of einstein", record.game));
+    }
+    if record.returns.is_empty() {
+        return Err("the game has no result (it is still playing, or was aborted)".into());
+    }
+    let names: Vec<String> = (0..record.seats.len())
+        .map(|seat| {
+            let name = record.sides.get(seat).and_then(|side| side.name.clone());
+            name.unwrap_or_else(|| record.seats[seat].clone())
+        })
+        .collect();
+    let (Ok(seats), Ok(returns)) = (names.try_into(), record.returns.clone().try_into()) else {
         return Err("a record needs two seats and two returns".into());
     };
-    let game = replay(&record.game, &record.options, seats, returns, &record.actions)?;
-    if !game.finished {
-        return Err("the game is not finished".into());
-    }
-    Ok(game)
-}
-
-/// A game from the web UI's record: its sides named by their `name`, else the agent, else
-/// "human"; a resigned game is judged up to the resignation.
-fn from_web(web: &Value) -> Result<Recorded, String> {
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
-    let game = text(web, "game").ok_or("no 'game'")?;
-    let options = text(web, "options").unwrap_or_default();
-    let sides = web.get("sides").and_then(Value::as_array).ok_or("'sides' is not a list")?;
-    let names: Vec<String> = sides
-        .iter()
-        .map(|side| text(side, "name").or_else(|| text(side, "agent")).unwrap_or_else(|| "human".into()))
-        .collect();
-    let seats = names.try_into().map_err(|_| "a record needs two seats and two returns".to_string())?;
-    let returns: Vec<f64> = web
-        .pointer("/result/returns")
-        .and_then(Value::as_array)
-        .ok_or("the game has no result (it is still playing, or was aborted)")?
-        .iter()
-        .map(|r| r.as_f64().ok_or("a return is not a number"))
-        .collect::<Result<_, _>>()?;
-    let returns = returns.try_into().map_err(|_| "a record needs two seats and two returns".to_string())?;
-    let actions: Vec<String> = web
-        .get("actions")
-        .and_then(Value::as_array)
-        .ok_or("'actions' is not a list")?
-        .iter()
-        .map(|a| text(a, "action").ok_or("an action without its 'action' text"))
-        .collect::<Result<_, _>>()?;
-    replay(&game, &options, seats, returns, &actions)
-}
-
-fn replay(
-    game: &str,
-    options: &str,
-    seats: [String; 2],
-    returns: [f64; 2],
-    texts: &[String],
-) -> Result<Recorded, String> {
-    if game != Einstein::NAME {
-        return Err(format!("a record of '{game}', not of einstein"));
-    }
-    let start = Einstein::new_from_text_options(options).map_err(|e| e.to_string())?;
+    let start = Einstein::new_from_text_options(&record.options).map_err(|e| e.to_string())?;
     if start.is_match() {
         return Err("a match (match=N above 1): only single games are judged".into());
     }
     let mut state = start.clone();
-    let mut actions = Vec::with_capacity(texts.len());
-    for (i, text) in texts.iter().enumerate() {
+    let mut actions = Vec::with_capacity(record.actions.len());
+    for (i, text) in record.actions.iter().enumerate() {
         actions.push(state.play_text(text).map_err(|e| format!("action {} '{text}': {e}", i + 1))?);
     }
-    Ok(Recorded { seats, returns, start, actions, finished: state.is_over() })
+    if !state.is_over() && record.resigned.is_none() {
+        return Err("the game is not finished".into());
+    }
+    Ok(Recorded { seats, returns, start, actions })
 }
 
 /// Everything said about one agent, over all its seats.

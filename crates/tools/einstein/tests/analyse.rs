@@ -1,15 +1,21 @@
 //! `einstein-analyse` end to end: it judges records written in the arena's format and games
-//! downloaded from the web UI, lists the mistakes of each game, and bad records or arguments get
-//! an error naming what is wrong.
+//! downloaded from the web UI (played through `ply serve`'s API), lists the mistakes of each
+//! game, and bad records or arguments get an error naming what is wrong.
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::Duration;
 
+use axum::body::Body;
+use axum::http::Request;
+use http_body_util::BodyExt;
 use ply_arena::GameRecord;
 use ply_core::rng::rng_from_seed;
 use ply_core::{Game, GameDef};
 use ply_einstein::{Einstein, Phase};
 use rand::RngExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
 
 /// A finished game between a random player (seat 0) and one that takes a winning move when it
 /// has one (seat 1), as a record.
@@ -36,12 +42,13 @@ fn record(seed: u64) -> GameRecord {
         game: "einstein".into(),
         options: String::new(),
         index: seed,
-        seed,
+        seed: Some(seed),
         seats: vec!["random".into(), "wins".into()],
         opening_plies: 0,
         actions,
         returns: state.returns().as_slice().to_vec(),
         final_state: state.to_text(),
+        ..GameRecord::default()
     }
 }
 
@@ -55,24 +62,6 @@ fn write(name: &str, records: &[GameRecord]) -> PathBuf {
     let mut bytes = Vec::new();
     ply_arena::record::write_jsonl(&mut bytes, records).unwrap();
     write_text(name, &String::from_utf8(bytes).unwrap())
-}
-
-/// A game as the web UI's `GET /api/games/{id}/record` gives it (docs/web-api.md), pretty-printed
-/// as a browser saves it; only the fields the judge reads are filled in with care.
-fn web_record(record: &GameRecord, result: Option<serde_json::Value>) -> String {
-    let actions: Vec<_> = record
-        .actions
-        .iter()
-        .enumerate()
-        .map(|(ply, a)| serde_json::json!({"ply": ply, "action": a, "player": null, "by": "ai", "ts": 0}))
-        .collect();
-    let web = serde_json::json!({
-        "id": 7, "game": "einstein", "options": "", "seed": "1",
-        "sides": [{"kind": "human", "name": "Ada"}, {"kind": "ai", "agent": "mcts:c=0.4", "time_ms": 100}],
-        "status": if result.is_some() { "finished" } else { "playing" },
-        "result": result, "created": 0, "updated": 0, "actions": actions, "positions": [],
-    });
-    serde_json::to_string_pretty(&web).unwrap()
 }
 
 fn analyse(args: &[&str]) -> (bool, String, String) {
@@ -122,29 +111,77 @@ fn lists_the_mistakes_of_each_game() {
     }
 }
 
+/// A request to the web server in process; the reply's body as the server sent it.
+async fn call(app: &axum::Router, method: &str, path: &str, body: Value, token: Option<&str>) -> String {
+    let mut request = Request::builder().method(method).uri(path).header("content-type", "application/json");
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    let body = if body.is_null() { Body::empty() } else { Body::from(body.to_string()) };
+    let response = app.clone().oneshot(request.body(body).unwrap()).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    assert!(status.is_success(), "{method} {path}: {status} {text}");
+    text
+}
+
+async fn create(app: &axum::Router, sides: Value) -> Value {
+    let body = json!({"game": "einstein", "sides": sides, "delay_ms": 0});
+    serde_json::from_str(&call(app, "POST", "/api/games", body, None).await).unwrap()
+}
+
+async fn wait_until(app: &axum::Router, id: i64, done: impl Fn(&Value) -> bool) {
+    for _ in 0..600 {
+        let view = call(app, "GET", &format!("/api/games/{id}"), Value::Null, None).await;
+        if done(&serde_json::from_str(&view).unwrap()) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("game {id} did not get there");
+}
+
+async fn download(app: &axum::Router, id: i64) -> String {
+    call(app, "GET", &format!("/api/games/{id}/record"), Value::Null, None).await
+}
+
+/// Games played through `ply serve`'s API and downloaded as the page's "Download JSON" does:
+/// one played to the end by two AIs, the first named; one a human has not moved in yet; and the
+/// same one after the human resigned.
+async fn web_games(app: &axum::Router) -> [String; 3] {
+    let ai = |agent: &str| json!({"kind": "ai", "agent": agent});
+    let named = json!({"kind": "ai", "agent": "random", "name": "Ada"});
+    let played = create(app, json!([named, ai("mcts:iters=50")])).await["id"].as_i64().unwrap();
+    wait_until(app, played, |v| v["status"] == "over").await;
+
+    let created = create(app, json!([{"kind": "human"}, ai("random")])).await;
+    let id = created["id"].as_i64().unwrap();
+    wait_until(app, id, |v| v["turn"]["human"] == true).await;
+    let playing = download(app, id).await;
+    let token = created["tokens"]["seats"][0].as_str().unwrap();
+    call(app, "POST", &format!("/api/games/{id}/resign"), json!({}), Some(token)).await;
+    [download(app, played).await, playing, download(app, id).await]
+}
+
 #[test]
-fn judges_a_game_downloaded_from_the_web_ui() {
-    let game = record(6);
-    let result = serde_json::json!({"returns": game.returns, "winner": 1, "reason": "end"});
-    let path = write_text("web", &web_record(&game, Some(result)));
+fn judges_games_downloaded_from_the_web_ui() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = ply_web::router(vec![ply_arena::entry::<Einstein>()], dir.path()).unwrap();
+    let [played, playing, resigned] = tokio::runtime::Runtime::new().unwrap().block_on(web_games(&app));
+    let path = write_text("web", &played);
     let (ok, stdout, stderr) = analyse(&[path.to_str().unwrap(), "--depth", "0"]);
     assert!(ok, "{stderr}");
     assert!(stdout.starts_with("1 games;"), "{stdout}");
-    assert!(stdout.contains("\nAda\n  score ") && stdout.contains("\nmcts:c=0.4\n  score "), "{stdout}");
+    // A side is named by its name in the web UI, else by its agent.
+    assert!(stdout.contains("\nAda\n  score ") && stdout.contains("\nmcts:iters=50\n  score "), "{stdout}");
 
     // A resigned game is judged up to the resignation; one without a result is refused.
-    let mut resigned = game.clone();
-    resigned.actions.truncate(8);
-    let result = serde_json::json!({"returns": [0.0, 1.0], "winner": 1, "reason": "resign", "resigned": 0});
-    std::fs::write(&path, web_record(&resigned, Some(result))).unwrap();
-    let (ok, out, stderr) = analyse(&[path.to_str().unwrap(), "--depth", "0"]);
+    std::fs::write(&path, &resigned).unwrap();
+    let (ok, stdout, stderr) = analyse(&[path.to_str().unwrap(), "--depth", "0"]);
     assert!(ok, "{stderr}");
-    // Its eight actions hold three moves, two of red's (Ada, who resigned and lost) and one of
-    // blue's: those are judged, no more.
-    let ada = out.split("mcts:c=0.4").next().unwrap();
-    assert!(ada.contains("score 0.0%") && ada.contains(" of 2 decisions "), "{out}");
-    assert!(out.split("mcts:c=0.4").nth(1).unwrap().contains(" of 1 decisions "), "{out}");
-    std::fs::write(&path, web_record(&resigned, None)).unwrap();
+    assert!(stdout.contains("\nhuman\n  score 0.0%"), "{stdout}");
+    std::fs::write(&path, &playing).unwrap();
     let (ok, _, stderr) = analyse(&[path.to_str().unwrap()]);
     std::fs::remove_file(&path).ok();
     assert!(!ok);
@@ -162,6 +199,9 @@ fn bad_records_and_arguments_are_refused_with_the_reason() {
     unfinished.actions.truncate(4);
     let mut one_seat = good.clone();
     one_seat.seats.pop();
+    one_seat.returns.pop();
+    let mut three_returns = good.clone();
+    three_returns.returns.push(0.0);
     let mut a_match = good.clone();
     a_match.options = "match=3".into();
     let cases = [
@@ -169,6 +209,7 @@ fn bad_records_and_arguments_are_refused_with_the_reason() {
         (illegal, "record 2: action 4 '9z'"),
         (unfinished, "record 2: the game is not finished"),
         (one_seat, "record 2: a record needs two seats and two returns"),
+        (three_returns, "record 2 (line 2): 3 returns for 2 seats"),
         (a_match, "record 2: a match (match=N above 1)"),
     ];
     for (i, (bad, expected)) in cases.into_iter().enumerate() {
@@ -196,5 +237,5 @@ fn bad_records_and_arguments_are_refused_with_the_reason() {
     let (ok, _, stderr) = analyse(&[file]);
     std::fs::remove_file(&path).ok();
     assert!(!ok);
-    assert!(stderr.contains("line 1:"), "{stderr}");
+    assert!(stderr.contains("record 1 (line 1): EOF while parsing"), "{stderr}");
 }

@@ -1,4 +1,4 @@
-//! Trains EinStein's value network by self-play (see `ply_einstein::value::train`) and writes it
+//! Trains EinStein's value network by self-play (see `ply_einstein_tools::train`) and writes it
 //! to a file, after every report too, so that a long run stopped early keeps what it learnt.
 
 use std::process::ExitCode;
@@ -7,8 +7,8 @@ use std::time::Instant;
 use clap::Parser;
 use ply_core::rng::rng_from_seed;
 use ply_einstein::value::net::ValueNet;
-use ply_einstein::value::train::{TrainConfig, train};
 use ply_einstein::value::{load, shipped};
+use ply_einstein_tools::train::{TrainConfig, train};
 
 #[derive(Parser)]
 #[command(about = "Train EinStein's value network by TD(λ) self-play")]

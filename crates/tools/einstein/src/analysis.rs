@@ -1,6 +1,6 @@
 //! Judging played games: how much winning chance each decision gave away, against the best move.
 //!
-//! A move's value is the mover's chance of winning after it: exact ([`crate::solve`]) once few
+//! A move's value is the mover's chance of winning after it: exact ([`ply_einstein::solve`]) once few
 //! cubes are left, otherwise an estimate that looks `depth` rolls ahead by expectimax and then asks
 //! the value network. A decision's regret is the best move's value minus the chosen one's.
 //!
@@ -15,10 +15,10 @@ use std::sync::Arc;
 
 use ply_core::Game;
 
-use crate::rules::{Action, Einstein, Phase};
-use crate::solve::{self, Solver};
-use crate::value::features::Features;
-use crate::value::net::ValueNet;
+use ply_einstein::solve::{self, Solver};
+use ply_einstein::value::features::Features;
+use ply_einstein::value::net::ValueNet;
+use ply_einstein::{Action, Einstein, Phase};
 
 /// Values positions and moves: exact with at most `exact_cubes` cubes left, else estimated.
 pub struct Judge {
@@ -205,8 +205,8 @@ pub fn judge_game(judge: &mut Judge, start: &Einstein, actions: &[Action]) -> Ga
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::shipped;
     use ply_core::GameDef;
+    use ply_einstein::value::shipped;
 
     fn position(text: &str) -> Einstein {
         Einstein::new_from_text_options("").unwrap().parse_state(text).unwrap()

@@ -9,10 +9,10 @@ use ply_core::Game;
 use ply_core::rng::{Rng, rng_from_seed};
 use rand::RngExt;
 
-use super::best_move;
-use super::features::Features;
-use super::net::ValueNet;
-use crate::rules::{Einstein, Options, Phase};
+use ply_einstein::value::best_move;
+use ply_einstein::value::features::Features;
+use ply_einstein::value::net::ValueNet;
+use ply_einstein::{Einstein, Options, Phase};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
@@ -164,7 +164,7 @@ mod tests {
     #[test]
     fn training_is_reproducible_and_learns() {
         let config = TrainConfig { games: 300, seed: 9, ..TrainConfig::default() };
-        let start = ValueNet::new(crate::value::net::HIDDEN, &mut rng_from_seed(1));
+        let start = ValueNet::new(ply_einstein::value::net::HIDDEN, &mut rng_from_seed(1));
         let mut a = start.clone();
         let mut b = start.clone();
         let mut reports = Vec::new();
