@@ -23,6 +23,12 @@ use crate::model::{
 };
 use crate::store::{Store, StoredGame};
 
+mod think;
+mod view;
+
+pub use think::{Running, stop_after};
+use view::observe;
+
 pub type Registry = Vec<Box<dyn DynGame>>;
 pub type GameHandle = Arc<Mutex<Live>>;
 
@@ -41,22 +47,6 @@ const INFO_INTERVAL: Duration = Duration::from_millis(150);
 
 pub fn lock(handle: &GameHandle) -> MutexGuard<'_, Live> {
     handle.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Counts a search as running while it lives (`/api/status`).
-pub struct Running(Arc<AtomicUsize>);
-
-impl Running {
-    pub fn new(counter: &Arc<AtomicUsize>) -> Running {
-        counter.fetch_add(1, Ordering::Relaxed);
-        Running(counter.clone())
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
-    }
 }
 
 pub struct Thinking {
@@ -232,112 +222,6 @@ impl Live {
         }
     }
 
-    /// The game as a spectator sees it.
-    pub fn view(&self) -> Value {
-        self.view_for(None)
-    }
-
-    /// Whether seats see different things now: hidden information, while the game is played
-    /// (a finished game shows everything, for replays).
-    pub fn is_secret(&self) -> bool {
-        self.status == Status::Playing && self.state.hidden_information()
-    }
-
-    /// The game as `viewer` (a seat, or `None` for a spectator) may see it: in a game with
-    /// hidden information, while it is played, the position and the record as that seat sees
-    /// them, legal moves only for the seat to move, and no AI's search report (it would tell
-    /// what the AI holds).
-    pub fn view_for(&self, viewer: Option<usize>) -> Value {
-        let secret = self.is_secret();
-        let turn = match self.state.turn() {
-            _ if self.status != Status::Playing => json!({"kind": "over"}),
-            Turn::Player(p) => json!({
-                "kind": "player",
-                "player": p,
-                "human": !self.settings.sides[p].is_ai(),
-                // The player acted already in this turn, which goes on.
-                "continues": self.state.continues_turn(),
-            }),
-            Turn::Chance => json!({"kind": "chance"}),
-            Turn::Over => json!({"kind": "over"}),
-        };
-        let to_move = match self.state.turn() {
-            Turn::Player(p) => Some(p),
-            _ => None,
-        };
-        let legal = if self.status == Status::Playing && (!secret || viewer.is_some() && viewer == to_move) {
-            self.state.legal_actions()
-        } else {
-            Vec::new()
-        };
-        let position = if secret {
-            json!({"text": self.state.observation_text(viewer), "json": self.state.observation_json(viewer)})
-        } else {
-            json!({"text": self.state.to_text(), "json": self.state.to_json()})
-        };
-        let actions: Vec<ActionRecord> = if secret {
-            let slot = viewer.map_or(0, |p| p + 1);
-            self.actions
-                .iter()
-                .zip(&self.observed)
-                .map(|(record, seen)| ActionRecord {
-                    action: seen[slot].clone(),
-                    info: None,
-                    ..record.clone()
-                })
-                .collect()
-        } else {
-            self.actions.clone()
-        };
-        json!({
-            "id": self.id,
-            "version": self.version,
-            "game": self.settings.game,
-            "options": self.settings.options,
-            "seed": self.public_seed(),
-            "sides": self.settings.sides,
-            "delay_ms": self.settings.delay_ms,
-            "paused": self.paused,
-            "status": self.status,
-            "result": self.result,
-            "num_players": self.state.num_players(),
-            "turn": turn,
-            "position": position,
-            "legal": legal,
-            "actions": actions,
-            "viewer": viewer,
-            "hidden_information": self.state.hidden_information(),
-            "thinking": self.thinking.as_ref().map(|t| json!({
-                "player": t.player,
-                "started": t.started,
-                "budget_ms": t.budget_ms,
-                "info": if secret { &Value::Null } else { t.info.as_ref().unwrap_or(&Value::Null) },
-            })),
-            "can_undo": self.undo_point().is_ok(),
-            // Whether seats need their tokens (games stored before tokens existed do not).
-            "protected": self.tokens.is_some(),
-            "series": self.series.map(|s| s.0),
-            "created": self.created,
-            "updated": self.updated,
-        })
-    }
-
-    /// The position as `seat` may know it: re-dealt where it cannot see (a different world for
-    /// each ply, from the seed index `base + ply`), or the position itself in a game of perfect
-    /// information.
-    pub fn seat_view(&self, seat: usize, base: u64) -> Box<dyn DynState> {
-        if !self.state.hidden_information() {
-            return self.state.clone_box();
-        }
-        let mut rng = rng_from_seed(self.seed_at(base + self.actions.len() as u64));
-        self.state.resample_hidden(seat, &mut rng)
-    }
-
-    /// The seed decides every roll to come, so clients see it only once the game is over.
-    fn public_seed(&self) -> Option<String> {
-        (self.status != Status::Playing).then(|| self.settings.seed.to_string())
-    }
-
     pub fn publish(&mut self) {
         self.version += 1;
         let message = json!({"type": "state", "game": self.view()}).to_string();
@@ -462,125 +346,10 @@ impl Live {
         self.finish(Status::Aborted, None);
     }
 
-    fn stop_thinking(&mut self) {
-        self.epoch += 1;
-        if let Some(thinking) = self.thinking.take() {
-            thinking.stop.stop();
-            // The agent went with the search; the next move builds a fresh one.
-            self.agents[thinking.player] = None;
-        }
-    }
-
     /// The seed at `index` of this game's seed space: the sides' agents from `AGENT_SEED_BASE`,
     /// hints from `hint::HINT_SEED_BASE`, chance events from `CHANCE_STREAM_BASE`.
     pub fn seed_at(&self, index: u64) -> u64 {
         derive_seed(self.settings.seed, index)
-    }
-
-    fn take_agent(&mut self, player: usize) -> Result<Box<dyn DynAgent>, ApiError> {
-        if let Some(agent) = self.agents[player].take() {
-            return Ok(agent);
-        }
-        let spec = self.settings.sides[player].agent.as_deref().unwrap_or_default();
-        let spec = AgentSpec::parse(spec)?;
-        self.agent_builds += 1;
-        let seed = self.seed_at(AGENT_SEED_BASE + player as u64 + 16 * self.agent_builds);
-        Ok(self.def().new_agent(&spec, seed)?)
-    }
-
-    fn start_thinking(&mut self, handle: &GameHandle, player: usize) {
-        let mut agent = match self.take_agent(player) {
-            Ok(agent) => agent,
-            Err(e) => return self.fail(&e.message),
-        };
-        let side_ms = self.settings.sides[player].time_ms.unwrap_or(DEFAULT_TIME_MS);
-        let full = agent.budget().or(Budget::millis(side_ms));
-        let budget = self.turn_budgets[player].decision(
-            full,
-            self.state.continues_turn(),
-            self.state.decisions_left_in_turn(),
-        );
-        // A spec's own `iters=` or `nodes` alone would not bound the time: the side's time per
-        // move does, so no search started over HTTP holds a core for good.
-        let deadline = budget.time.is_none().then(|| Duration::from_millis(side_ms));
-        let stop = StopFlag::new();
-        self.thinking = Some(Thinking {
-            player,
-            stop: stop.clone(),
-            started: now_ms(),
-            budget_ms: budget.time.or(deadline).map(|t| t.as_millis() as u64),
-            info: None,
-        });
-        let epoch = self.epoch;
-        let secret = self.is_secret();
-        let delay = Duration::from_millis(self.settings.delay_ms);
-        // The AI sees only what its seat may: the rest is re-dealt for it.
-        let state = self.seat_view(player, AI_VIEW_SEED_BASE);
-        let (handle, id, tx, searches) = (handle.clone(), self.id, self.tx.clone(), self.searches.clone());
-        tokio::spawn(async move {
-            tokio::time::sleep(delay).await;
-            {
-                let mut live = lock(&handle);
-                if live.epoch != epoch {
-                    return;
-                }
-                if let Some(t) = live.thinking.as_mut() {
-                    t.started = now_ms();
-                }
-                live.publish();
-            }
-            if let Some(deadline) = deadline {
-                stop_after(stop.clone(), deadline);
-            }
-            let running = Running::new(&searches);
-            let limits = Limits { budget, stop };
-            let search = tokio::task::spawn_blocking(move || {
-                let _running = running;
-                let mut last: Option<Instant> = None;
-                let progress = handle.clone();
-                let decision = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    agent.choose(&*state, &limits, &mut |info| {
-                        if last.is_some_and(|t| t.elapsed() < INFO_INTERVAL) {
-                            return;
-                        }
-                        last = Some(Instant::now());
-                        let info = info_json(info, &*state);
-                        let mut live = lock(&progress);
-                        if live.epoch != epoch {
-                            return;
-                        }
-                        if let Some(t) = live.thinking.as_mut() {
-                            t.info = Some(info.clone());
-                        }
-                        if !secret {
-                            let message =
-                                json!({"type": "thinking", "id": id, "player": player, "info": info});
-                            let _ = tx.send(message.to_string().into());
-                        }
-                    })
-                }));
-                let mut live = lock(&handle);
-                if live.epoch != epoch {
-                    return;
-                }
-                live.thinking = None;
-                match decision {
-                    Ok(Ok(decision)) => {
-                        live.agents[player] = Some(agent);
-                        live.turn_budgets[player].spent(decision.info.iterations, decision.info.elapsed);
-                        let info = info_json(&decision.info, &*state);
-                        match live.record(&decision.action, Some(player), "ai", Some(info)) {
-                            Ok(()) => live.advance(&handle),
-                            Err(e) => live.fail(&format!("the AI's move {}: {}", decision.action, e.message)),
-                        }
-                    }
-                    Ok(Err(e)) => live.fail(&format!("the AI failed: {e}")),
-                    Err(_) => live.fail("the AI's search panicked"),
-                }
-                live.publish();
-            });
-            let _ = search.await;
-        });
     }
 
     /// Where an undo goes back to: before the last move a human made, taking back everything
@@ -711,19 +480,4 @@ impl Live {
         }
         Ok(())
     }
-}
-
-/// Stops a search at `deadline` from now, if it is still running then.
-pub fn stop_after(stop: StopFlag, deadline: Duration) {
-    tokio::spawn(async move {
-        tokio::time::sleep(deadline).await;
-        stop.stop();
-    });
-}
-
-/// How an action, about to be played in `state`, looks to each viewer: the spectator, then every
-/// seat.
-fn observe(state: &dyn DynState, action: &str) -> Vec<String> {
-    let viewers = std::iter::once(None).chain((0..state.num_players()).map(Some));
-    viewers.map(|v| state.action_observation(action, v).unwrap_or_else(|_| action.to_string())).collect()
 }
