@@ -127,6 +127,32 @@ impl Clock {
         self.iterations_exhausted(done) || self.time_is_up() || self.stop.is_stopped()
     }
 
+    /// Calls `step` until `iterations` are done, the time is up or a stop is asked — reading the
+    /// time every `check_every` steps — or, with neither an iteration budget nor a deadline,
+    /// `unbounded` times. Returns the steps done.
+    pub fn repeat(
+        &self,
+        iterations: Option<u64>,
+        unbounded: u64,
+        check_every: u64,
+        mut step: impl FnMut(),
+    ) -> u64 {
+        let limit = match (iterations, self.has_deadline()) {
+            (Some(n), _) => n,
+            (None, true) => u64::MAX,
+            (None, false) => unbounded,
+        };
+        let mut done = 0;
+        while done < limit {
+            if done > 0 && done.is_multiple_of(check_every) && (self.time_is_up() || self.stopped()) {
+                break;
+            }
+            step();
+            done += 1;
+        }
+        done
+    }
+
     pub fn iterations_exhausted(&self, done: u64) -> bool {
         self.iterations.is_some_and(|limit| done >= limit)
     }

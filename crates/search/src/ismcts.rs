@@ -214,19 +214,9 @@ impl<G: Game, R: RolloutPolicy<G>> Agent<G> for Ismcts<G, R> {
             outcomes: Vec::new(),
             path: Vec::new(),
         };
-        let limit = match (limits.budget.iterations, clock.has_deadline()) {
-            (Some(n), _) => n,
-            (None, true) => u64::MAX,
-            (None, false) => DEFAULT_ITERATIONS,
-        };
-        let mut done = 0;
-        while done < limit {
-            if done % TIME_CHECK_INTERVAL == 0 && done > 0 && (clock.time_is_up() || clock.stopped()) {
-                break;
-            }
+        let done = clock.repeat(limits.budget.iterations, DEFAULT_ITERATIONS, TIME_CHECK_INTERVAL, || {
             search.iterate(state);
-            done += 1;
-        }
+        });
         // The move: the most visited of the root's children that are legal in the real state.
         let nodes = &search.nodes;
         let best = nodes[0]

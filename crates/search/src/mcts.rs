@@ -244,20 +244,7 @@ struct Worker<'a, G: Game, E, R> {
 
 impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
     fn run(&mut self, clock: &Clock, iterations: Option<u64>) -> u64 {
-        let limit = match (iterations, clock.has_deadline()) {
-            (Some(n), _) => n,
-            (None, true) => u64::MAX,
-            (None, false) => DEFAULT_ITERATIONS,
-        };
-        let mut done = 0;
-        while done < limit {
-            if done % TIME_CHECK_INTERVAL == 0 && done > 0 && (clock.time_is_up() || clock.stopped()) {
-                break;
-            }
-            self.iterate();
-            done += 1;
-        }
-        done
+        clock.repeat(iterations, DEFAULT_ITERATIONS, TIME_CHECK_INTERVAL, || self.iterate())
     }
 
     fn iterate(&mut self) {
