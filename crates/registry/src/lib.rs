@@ -14,6 +14,7 @@ pub fn all() -> Vec<Box<dyn DynGame>> {
         entry::<ply_einstein::Einstein>(),
         entry::<ply_gomoku::Gomoku>(),
         entry::<ply_kuhn::Kuhn>(),
+        entry::<ply_risk::Risk>(),
     ]
 }
 

@@ -1,0 +1,811 @@
+//! The rules of Risk (docs/risk.md): the deal or the pick of territories, starting armies, and
+//! turns of trading, drafting, attacking with dice, moving in and fortifying, with cards hidden
+//! in hand. Every random event (the deal, a roll, a card draw) is a chance event.
+
+use std::sync::Arc;
+
+use ply_core::{Player, Returns};
+
+use crate::dice;
+use crate::map::{Map, bits};
+
+pub const MAX_SEATS: usize = 6;
+/// The owner of the neutral territories in a two-player game with a neutral side.
+pub const NEUTRAL: u8 = MAX_SEATS as u8;
+/// The owner of a territory not yet dealt or picked.
+pub const OPEN: u8 = u8::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Cards, fortifying and the rest of the classic rules.
+    Classic,
+    /// The source document's game: a turn is a draft and attacks, nothing else.
+    Document,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FortifyRule {
+    /// To a neighbouring territory.
+    Adjacent,
+    /// To any territory reached through the player's own territories.
+    Connected,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CardValues {
+    /// 4, 6, 8, 10, 12, 15, then 5 more for every set traded, by anyone.
+    Escalating,
+    /// Three infantry 4, cavalry 6, artillery 8, one of each 10.
+    Fixed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SetupRule {
+    /// Territories dealt at random.
+    Deal,
+    /// Players claim territories in turn.
+    Pick,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub players: u8,
+    pub variant: Variant,
+    pub fortify: FortifyRule,
+    pub card_values: CardValues,
+    pub setup: SetupRule,
+    /// A neutral side that holds territories and armies but never moves (two players only).
+    pub neutral: bool,
+    /// Rounds (every player's turn once) before the game is adjudicated.
+    pub max_rounds: u16,
+}
+
+impl Rules {
+    pub fn classic(players: u8) -> Rules {
+        Rules {
+            players,
+            variant: Variant::Classic,
+            fortify: FortifyRule::Adjacent,
+            card_values: CardValues::Escalating,
+            setup: SetupRule::Deal,
+            neutral: false,
+            max_rounds: 100,
+        }
+    }
+
+    pub fn cards(&self) -> bool {
+        self.variant == Variant::Classic
+    }
+
+    /// Starting armies per player: 40, 35, 30, 25, 20 for 2–6 players.
+    pub fn starting_armies(&self) -> u16 {
+        50 - 5 * u16::from(self.players)
+    }
+
+    /// Owners in the deal: the seats, then the neutral side.
+    pub fn owners(&self) -> usize {
+        self.players as usize + usize::from(self.neutral)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Chance: the next territory in map order gets its owner.
+    Deal,
+    /// The player to move claims an open territory, with one army.
+    Pick,
+    /// The player to move places one starting army.
+    Setup,
+    /// Trading cards and placing the turn's armies.
+    Draft,
+    Attack,
+    /// Chance: a roll of the dice in an attack; `blitz` rolls on until the territory falls or
+    /// the attacker has one army left.
+    Battle {
+        from: u8,
+        to: u8,
+        blitz: bool,
+    },
+    /// Armies to move into a conquered territory: at least `min` (the dice of the last roll).
+    Occupy {
+        from: u8,
+        to: u8,
+        min: u16,
+    },
+    Fortify,
+    /// Chance: the card earned by a turn with a conquest.
+    Draw,
+    Over,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RiskAction {
+    /// Chance: a territory's owner in the deal (a seat, [`NEUTRAL`], or [`OPEN`] for picking).
+    Deal {
+        territory: u8,
+        owner: u8,
+    },
+    Pick(u8),
+    Place {
+        territory: u8,
+        armies: u16,
+    },
+    /// Three cards from the hand, in increasing order.
+    Trade([u8; 3]),
+    Attack {
+        from: u8,
+        to: u8,
+        blitz: bool,
+    },
+    /// Chance: the result of one roll.
+    Dice {
+        attacker_loses: u8,
+        defender_loses: u8,
+    },
+    Occupy(u16),
+    EndAttack,
+    Fortify {
+        from: u8,
+        to: u8,
+        armies: u16,
+    },
+    EndTurn,
+    /// Chance: the card drawn.
+    Draw(u8),
+}
+
+/// The map shared by every state of a game; states compare it by pointer first.
+#[derive(Clone, Debug)]
+pub struct SharedMap(pub Arc<Map>);
+
+impl PartialEq for SharedMap {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+impl Eq for SharedMap {}
+impl std::hash::Hash for SharedMap {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state);
+        self.0.len().hash(state);
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Risk {
+    pub(crate) map: SharedMap,
+    pub(crate) rules: Rules,
+    pub(crate) owner: [u8; 64],
+    pub(crate) armies: [u16; 64],
+    pub(crate) phase: Phase,
+    pub(crate) current: u8,
+    /// Armies still to place this turn.
+    pub(crate) reserve: u16,
+    pub(crate) hands: [u128; MAX_SEATS],
+    /// Cards traded in, out of the deck until it runs out and they are shuffled back.
+    pub(crate) discard: u128,
+    pub(crate) trades: u16,
+    /// A territory taken this turn: a card is drawn at its end.
+    pub(crate) conquered: bool,
+    /// The player to move has made a decision this turn.
+    pub(crate) acted: bool,
+    /// 0 during setup, then 1, 2, ... (every seat moves once a round).
+    pub(crate) round: u16,
+    /// Territories dealt so far (in map order).
+    pub(crate) dealt: u8,
+}
+
+impl Risk {
+    pub fn new(map: Arc<Map>, rules: Rules) -> Risk {
+        let mut state = Risk {
+            map: SharedMap(map),
+            rules,
+            owner: [OPEN; 64],
+            armies: [0; 64],
+            phase: Phase::Deal,
+            current: 0,
+            reserve: 0,
+            hands: [0; MAX_SEATS],
+            discard: 0,
+            trades: 0,
+            conquered: false,
+            acted: false,
+            round: 0,
+            dealt: 0,
+        };
+        if rules.setup == SetupRule::Pick && !rules.neutral {
+            state.dealt = state.map().len() as u8;
+            state.phase = Phase::Pick;
+        }
+        state
+    }
+
+    pub fn map(&self) -> &Map {
+        &self.map.0
+    }
+
+    pub fn shared_map(&self) -> &Arc<Map> {
+        &self.map.0
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn players(&self) -> usize {
+        self.rules.players as usize
+    }
+
+    /// The seat whose turn it is (during chance events too).
+    pub fn current(&self) -> Player {
+        self.current as Player
+    }
+
+    pub fn owner(&self, territory: usize) -> u8 {
+        self.owner[territory]
+    }
+
+    pub fn armies(&self, territory: usize) -> u16 {
+        self.armies[territory]
+    }
+
+    pub fn reserve(&self) -> u16 {
+        self.reserve
+    }
+
+    pub fn round(&self) -> u16 {
+        self.round
+    }
+
+    pub fn trades(&self) -> u16 {
+        self.trades
+    }
+
+    pub fn conquered_this_turn(&self) -> bool {
+        self.conquered
+    }
+
+    pub fn hand(&self, seat: Player) -> u128 {
+        self.hands[seat]
+    }
+
+    pub fn hand_size(&self, seat: Player) -> usize {
+        self.hands[seat].count_ones() as usize
+    }
+
+    pub fn discard(&self) -> u128 {
+        self.discard
+    }
+
+    /// Cards not in a hand and not discarded.
+    pub fn deck(&self) -> u128 {
+        let all = (1u128 << self.map().card_count()) - 1;
+        all & !self.discard & !self.hands.iter().fold(0, |a, &h| a | h)
+    }
+
+    /// The territories `owner` holds, as a set.
+    pub fn territories_of(&self, owner: u8) -> u64 {
+        (0..self.map().len()).filter(|&t| self.owner[t] == owner).fold(0, |set, t| set | 1 << t)
+    }
+
+    pub fn armies_of(&self, owner: u8) -> u32 {
+        (0..self.map().len()).filter(|&t| self.owner[t] == owner).map(|t| u32::from(self.armies[t])).sum()
+    }
+
+    pub fn is_alive(&self, seat: Player) -> bool {
+        self.round == 0 || self.owner[..self.map().len()].contains(&(seat as u8))
+    }
+
+    pub fn alive_seats(&self) -> impl Iterator<Item = Player> + '_ {
+        (0..self.players()).filter(|&p| self.is_alive(p))
+    }
+
+    /// Armies a seat receives at the start of its turn before cards: a third of its territories
+    /// (at least 3) and the bonus of every continent it holds whole.
+    pub fn reinforcements(&self, seat: Player) -> u16 {
+        let held = self.territories_of(seat as u8);
+        let base = (held.count_ones() as u16 / 3).max(3);
+        base + self
+            .map()
+            .continents
+            .iter()
+            .filter(|c| c.territories & !held == 0)
+            .map(|c| c.bonus)
+            .sum::<u16>()
+    }
+
+    /// Armies the next set traded is worth (escalating values; fixed values depend on the set).
+    pub fn next_set_value(&self) -> u16 {
+        escalating_value(self.trades)
+    }
+
+    /// What trading `cards` gives, in armies to place (not counting the +2 on a pictured
+    /// territory), or `None` if they are not a set.
+    pub fn set_value(&self, cards: [u8; 3]) -> Option<u16> {
+        let kinds: Vec<Option<crate::map::CardKind>> =
+            cards.iter().map(|&c| self.map().card_kind(c as usize)).collect();
+        let wilds = kinds.iter().filter(|k| k.is_none()).count();
+        let pictures: Vec<_> = kinds.iter().flatten().collect();
+        let same = pictures.windows(2).all(|w| w[0] == w[1]);
+        let different = pictures.iter().enumerate().all(|(i, k)| !pictures[..i].contains(k));
+        if wilds == 0 && !same && !different {
+            return None;
+        }
+        let kind_value = |kind: &crate::map::CardKind| match kind {
+            crate::map::CardKind::Infantry => 4,
+            crate::map::CardKind::Cavalry => 6,
+            crate::map::CardKind::Artillery => 8,
+        };
+        Some(match self.rules.card_values {
+            CardValues::Escalating => escalating_value(self.trades),
+            // A wild card stands for whatever makes the set worth most.
+            CardValues::Fixed => match wilds {
+                0 if same => kind_value(pictures[0]),
+                1 if pictures[0] == pictures[1] => kind_value(pictures[0]),
+                _ => 10,
+            },
+        })
+    }
+
+    fn start_main_game(&mut self) {
+        self.round = 1;
+        self.current = 0;
+        self.begin_turn();
+    }
+
+    fn begin_turn(&mut self) {
+        self.phase = Phase::Draft;
+        self.reserve = self.reinforcements(self.current());
+        self.conquered = false;
+        self.acted = false;
+    }
+
+    /// Whether the player to move must trade before anything else.
+    pub fn must_trade(&self) -> bool {
+        self.rules.cards() && self.hand_size(self.current()) >= 5
+    }
+
+    fn settle_draft(&mut self) {
+        if self.reserve == 0 && !self.must_trade() {
+            self.phase = Phase::Attack;
+        }
+    }
+
+    fn end_turn(&mut self) {
+        if self.rules.cards() && self.conquered && (self.deck() | self.discard) != 0 {
+            self.phase = Phase::Draw;
+        } else {
+            self.next_turn();
+        }
+    }
+
+    fn next_turn(&mut self) {
+        let n = self.players();
+        let mut next = (self.current() + 1) % n;
+        while !self.is_alive(next) {
+            next = (next + 1) % n;
+        }
+        if next <= self.current() {
+            self.round += 1;
+            if self.round > self.rules.max_rounds {
+                self.round = self.rules.max_rounds;
+                self.phase = Phase::Over;
+                return;
+            }
+        }
+        self.current = next as u8;
+        self.begin_turn();
+    }
+
+    /// Territories dealt to `owner` so far, and how many it gets in all.
+    fn deal_quota(&self, owner: u8) -> u32 {
+        let n = self.map().len() as u32;
+        let owners = self.rules.owners() as u32;
+        match (self.rules.setup, owner) {
+            (SetupRule::Pick, NEUTRAL) => n / owners,
+            (SetupRule::Pick, OPEN) => n - n / owners,
+            (SetupRule::Pick, _) => 0,
+            (SetupRule::Deal, OPEN) => 0,
+            (SetupRule::Deal, o) => {
+                let index = if o == NEUTRAL { owners - 1 } else { u32::from(o) };
+                n / owners + u32::from(index < n % owners)
+            }
+        }
+    }
+
+    fn deal_owners(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.rules.players).chain(self.rules.neutral.then_some(NEUTRAL)).chain(std::iter::once(OPEN))
+    }
+
+    /// An owner with more territories dealt than its share, in a position read from outside.
+    pub(crate) fn overdealt_owner(&self) -> Option<u8> {
+        let mut owners: Vec<u8> = self.deal_owners().collect();
+        if !self.rules.neutral && self.owner[..self.dealt as usize].contains(&NEUTRAL) {
+            owners.push(NEUTRAL);
+        }
+        owners
+            .into_iter()
+            .find(|&o| self.dealt_to(o) > self.deal_quota(o) && self.round == 0 && self.phase == Phase::Deal)
+    }
+
+    fn dealt_to(&self, owner: u8) -> u32 {
+        self.owner[..self.dealt as usize].iter().filter(|&&o| o == owner).count() as u32
+    }
+
+    /// Armies a seat still has to place in setup.
+    pub fn setup_left(&self, seat: Player) -> u16 {
+        if self.round > 0 {
+            return 0;
+        }
+        let placed: u32 = self.armies_of(seat as u8);
+        self.rules.starting_armies().saturating_sub(placed.min(u32::from(u16::MAX)) as u16)
+    }
+
+    fn finish_deal(&mut self) {
+        if self.rules.neutral {
+            let neutral: Vec<usize> = bits(self.territories_of(NEUTRAL)).collect();
+            let total = usize::from(self.rules.starting_armies());
+            for (i, &t) in neutral.iter().enumerate() {
+                self.armies[t] =
+                    (total / neutral.len() + usize::from(i < total % neutral.len())).max(1) as u16;
+            }
+        }
+        self.current = 0;
+        if self.owner[..self.map().len()].contains(&OPEN) {
+            self.phase = Phase::Pick;
+        } else {
+            self.phase = Phase::Setup;
+            self.continue_setup(self.players() - 1);
+        }
+    }
+
+    /// Moves setup on to the next seat after `after` with armies left to place; the main game
+    /// starts when nobody has any.
+    fn continue_setup(&mut self, after: Player) {
+        let n = self.players();
+        for step in 1..=n {
+            let seat = (after + step) % n;
+            if self.setup_left(seat) > 0 {
+                self.current = seat as u8;
+                return;
+            }
+        }
+        self.start_main_game();
+    }
+
+    fn is_over_by_conquest(&self) -> bool {
+        self.round > 0 && self.alive_seats().count() <= 1
+    }
+
+    pub(crate) fn owned_by_current(&self, territory: usize) -> bool {
+        self.owner[territory] == self.current
+    }
+
+    /// Three-card sets in the hand of `seat`, each in increasing card order.
+    pub fn sets_in_hand(&self, seat: Player, out: &mut Vec<[u8; 3]>) {
+        out.clear();
+        let cards: Vec<u8> = (0..128u8).filter(|&c| self.hands[seat] & (1u128 << c) != 0).collect();
+        for i in 0..cards.len() {
+            for j in i + 1..cards.len() {
+                for k in j + 1..cards.len() {
+                    let set = [cards[i], cards[j], cards[k]];
+                    if self.set_value(set).is_some() {
+                        out.push(set);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Counts offered for moving `most` armies at least `least`: the least, half way (rounded
+    /// up) and the most.
+    pub fn chunks(least: u16, most: u16) -> impl Iterator<Item = u16> {
+        let values = [least, least + (most - least).div_ceil(2), most];
+        (0..3).filter(move |&i| i == 0 || values[i] != values[i - 1]).map(move |i| values[i])
+    }
+
+    /// Territories `from` may fortify: neighbours, or everything reached through the player's
+    /// own territories.
+    pub fn fortify_targets(&self, from: usize) -> u64 {
+        let own = self.territories_of(self.current);
+        let neighbours = self.map().territories[from].border & own;
+        if self.rules.fortify == FortifyRule::Adjacent {
+            return neighbours;
+        }
+        let mut reached = 1u64 << from;
+        let mut frontier = reached;
+        while frontier != 0 {
+            let next =
+                bits(frontier).fold(0, |acc, t| acc | self.map().territories[t].border) & own & !reached;
+            reached |= next;
+            frontier = next;
+        }
+        reached & !(1 << from)
+    }
+
+    pub(crate) fn list_actions(&self, out: &mut Vec<RiskAction>) {
+        out.clear();
+        let n = self.map().len();
+        match self.phase {
+            Phase::Deal | Phase::Battle { .. } | Phase::Draw | Phase::Over => {}
+            Phase::Pick => {
+                out.extend((0..n).filter(|&t| self.owner[t] == OPEN).map(|t| RiskAction::Pick(t as u8)));
+            }
+            Phase::Setup => {
+                out.extend(
+                    (0..n)
+                        .filter(|&t| self.owned_by_current(t))
+                        .map(|t| RiskAction::Place { territory: t as u8, armies: 1 }),
+                );
+            }
+            Phase::Draft => {
+                if self.rules.cards() {
+                    let mut sets = Vec::new();
+                    self.sets_in_hand(self.current(), &mut sets);
+                    out.extend(sets.into_iter().map(RiskAction::Trade));
+                }
+                if !self.must_trade() && self.reserve > 0 {
+                    for t in (0..n).filter(|&t| self.owned_by_current(t)) {
+                        out.extend(
+                            Self::chunks(1, self.reserve)
+                                .map(|armies| RiskAction::Place { territory: t as u8, armies }),
+                        );
+                    }
+                }
+            }
+            Phase::Attack => {
+                for from in (0..n).filter(|&t| self.owned_by_current(t) && self.armies[t] >= 2) {
+                    for to in self.map().territories[from].neighbours.iter().copied() {
+                        if !self.owned_by_current(to) {
+                            for blitz in [false, true] {
+                                out.push(RiskAction::Attack { from: from as u8, to: to as u8, blitz });
+                            }
+                        }
+                    }
+                }
+                out.push(RiskAction::EndAttack);
+            }
+            Phase::Occupy { from, min, .. } => {
+                let most = self.armies[from as usize] - 1;
+                out.extend(Self::chunks(min, most).map(RiskAction::Occupy));
+            }
+            Phase::Fortify => {
+                for from in (0..n).filter(|&t| self.owned_by_current(t) && self.armies[t] >= 2) {
+                    for to in bits(self.fortify_targets(from)) {
+                        out.extend(
+                            Self::chunks(1, self.armies[from] - 1).map(|armies| RiskAction::Fortify {
+                                from: from as u8,
+                                to: to as u8,
+                                armies,
+                            }),
+                        );
+                    }
+                }
+                out.push(RiskAction::EndTurn);
+            }
+        }
+    }
+
+    /// The dice of the pending roll: attacker's and defender's.
+    pub fn battle_dice(&self, from: usize, to: usize) -> (usize, usize) {
+        (usize::from(self.armies[from] - 1).min(3), usize::from(self.armies[to]).min(2))
+    }
+
+    pub(crate) fn list_outcomes(&self, out: &mut Vec<(RiskAction, f64)>) {
+        out.clear();
+        match self.phase {
+            Phase::Deal => {
+                let territory = self.dealt;
+                let left = (self.map().len() - self.dealt as usize) as f64;
+                for owner in self.deal_owners() {
+                    let quota_left = self.deal_quota(owner) - self.dealt_to(owner);
+                    if quota_left > 0 {
+                        out.push((RiskAction::Deal { territory, owner }, f64::from(quota_left) / left));
+                    }
+                }
+            }
+            Phase::Battle { from, to, .. } => {
+                let (a, d) = self.battle_dice(from as usize, to as usize);
+                out.extend(dice::roll_outcomes(a, d).iter().map(|&(al, dl, count)| {
+                    (
+                        RiskAction::Dice { attacker_loses: al, defender_loses: dl },
+                        dice::probability(count, a, d),
+                    )
+                }));
+            }
+            Phase::Draw => {
+                let pile = if self.deck() != 0 { self.deck() } else { self.discard };
+                let p = 1.0 / f64::from(pile.count_ones());
+                out.extend(
+                    (0..128u8).filter(|&c| pile & (1u128 << c) != 0).map(|c| (RiskAction::Draw(c), p)),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn apply_action(&mut self, action: RiskAction) {
+        match action {
+            RiskAction::Deal { territory, owner } => {
+                self.owner[territory as usize] = owner;
+                self.armies[territory as usize] = u16::from(owner != OPEN);
+                self.dealt += 1;
+                if self.dealt as usize == self.map().len() {
+                    self.finish_deal();
+                }
+            }
+            RiskAction::Pick(t) => {
+                self.owner[t as usize] = self.current;
+                self.armies[t as usize] = 1;
+                if self.owner[..self.map().len()].contains(&OPEN) {
+                    self.current = ((self.current() + 1) % self.players()) as u8;
+                } else {
+                    self.phase = Phase::Setup;
+                    self.continue_setup(self.current());
+                }
+            }
+            RiskAction::Place { territory, armies } => {
+                self.armies[territory as usize] += armies;
+                if self.phase == Phase::Setup {
+                    self.continue_setup(self.current());
+                } else {
+                    self.acted = true;
+                    self.reserve -= armies;
+                    self.settle_draft();
+                }
+            }
+            RiskAction::Trade(cards) => self.trade(cards),
+            RiskAction::Attack { from, to, blitz } => {
+                self.acted = true;
+                self.phase = Phase::Battle { from, to, blitz };
+            }
+            RiskAction::Dice { attacker_loses, defender_loses } => {
+                self.resolve_roll(attacker_loses, defender_loses)
+            }
+            RiskAction::Occupy(armies) => {
+                if let Phase::Occupy { from, to, .. } = self.phase {
+                    self.move_armies(from as usize, to as usize, armies);
+                }
+                self.after_occupy();
+            }
+            RiskAction::EndAttack => {
+                self.acted = true;
+                if self.rules.variant == Variant::Classic {
+                    self.phase = Phase::Fortify;
+                } else {
+                    self.end_turn();
+                }
+            }
+            RiskAction::Fortify { from, to, armies } => {
+                self.move_armies(from as usize, to as usize, armies);
+                self.end_turn();
+            }
+            RiskAction::EndTurn => self.end_turn(),
+            RiskAction::Draw(card) => {
+                if self.deck() == 0 {
+                    self.discard = 0;
+                }
+                self.hands[self.current()] |= 1u128 << card;
+                self.next_turn();
+            }
+        }
+    }
+
+    fn move_armies(&mut self, from: usize, to: usize, armies: u16) {
+        self.armies[from] -= armies;
+        self.armies[to] += armies;
+    }
+
+    fn trade(&mut self, cards: [u8; 3]) {
+        let value = self.set_value(cards).unwrap_or(0);
+        self.acted = true;
+        self.trades += 1;
+        self.reserve += value;
+        let seat = self.current();
+        for c in cards {
+            self.hands[seat] &= !(1u128 << c);
+            self.discard |= 1u128 << c;
+        }
+        // One +2 per set, on the first pictured territory the player holds.
+        if let Some(&t) =
+            cards.iter().find(|&&c| (c as usize) < self.map().len() && self.owned_by_current(c as usize))
+        {
+            self.armies[t as usize] += 2;
+        }
+        self.settle_draft();
+    }
+
+    fn resolve_roll(&mut self, attacker_loses: u8, defender_loses: u8) {
+        let Phase::Battle { from, to, blitz } = self.phase else { return };
+        let (from, to) = (from as usize, to as usize);
+        let (dice_rolled, _) = self.battle_dice(from, to);
+        self.armies[from] -= u16::from(attacker_loses);
+        self.armies[to] -= u16::from(defender_loses);
+        if self.armies[to] > 0 {
+            self.phase = if blitz && self.armies[from] >= 2 { self.phase } else { Phase::Attack };
+            return;
+        }
+        let loser = self.owner[to];
+        self.owner[to] = self.current;
+        self.conquered = true;
+        if loser != NEUTRAL && !self.owner[..self.map().len()].contains(&loser) {
+            let seat = self.current();
+            self.hands[seat] |= std::mem::take(&mut self.hands[loser as usize]);
+        }
+        let least = dice_rolled as u16;
+        let most = self.armies[from] - 1;
+        if self.is_over_by_conquest() {
+            self.move_armies(from, to, least);
+            self.phase = Phase::Over;
+        } else if least == most {
+            self.move_armies(from, to, least);
+            self.after_occupy();
+        } else {
+            self.phase = Phase::Occupy { from: from as u8, to: to as u8, min: least };
+        }
+    }
+
+    fn after_occupy(&mut self) {
+        // An elimination can bring six or more cards: they are traded at once, then placed.
+        self.phase = if self.rules.cards() && self.hand_size(self.current()) >= 6 {
+            Phase::Draft
+        } else {
+            Phase::Attack
+        };
+    }
+
+    pub(crate) fn scores(&self) -> Returns {
+        let n = self.players();
+        let alive: Vec<Player> = self.alive_seats().collect();
+        if self.round > 0 && alive.len() == 1 {
+            return Returns::win(n, alive[0]);
+        }
+        adjudicate(self)
+    }
+
+    pub(crate) fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// Whether the next decision is the same player's, in the same turn.
+    pub(crate) fn turn_goes_on(&self) -> bool {
+        self.acted
+            && matches!(
+                self.phase,
+                Phase::Draft | Phase::Attack | Phase::Battle { .. } | Phase::Occupy { .. } | Phase::Fortify
+            )
+    }
+
+    pub(crate) fn over_by_conquest(&self) -> bool {
+        self.is_over_by_conquest()
+    }
+}
+
+/// 4, 6, 8, 10, 12, 15, then 5 more each time.
+pub fn escalating_value(trades_before: u16) -> u16 {
+    const FIRST: [u16; 6] = [4, 6, 8, 10, 12, 15];
+    match FIRST.get(trades_before as usize) {
+        Some(&v) => v,
+        None => 15 + 5 * (trades_before - 5),
+    }
+}
+
+/// A game stopped by the round limit: each seat still in it scores half its share of the
+/// territories plus half its share of the armies (the neutral side's not counted), so the
+/// scores sum to 1.
+fn adjudicate(state: &Risk) -> Returns {
+    let n = state.players();
+    let territories: Vec<f64> =
+        (0..n).map(|p| f64::from(state.territories_of(p as u8).count_ones())).collect();
+    let armies: Vec<f64> = (0..n).map(|p| f64::from(state.armies_of(p as u8))).collect();
+    let (tt, at) = (territories.iter().sum::<f64>(), armies.iter().sum::<f64>());
+    if tt == 0.0 || at == 0.0 {
+        return Returns::draw(n);
+    }
+    let scores: Vec<f64> = (0..n).map(|p| 0.5 * territories[p] / tt + 0.5 * armies[p] / at).collect();
+    Returns::from_slice(&scores)
+}
