@@ -229,7 +229,7 @@ fn parse_cards(map: &Map, text: &str) -> Result<u128, String> {
 pub fn state_text(state: &Risk, hidden: [bool; MAX_SEATS]) -> String {
     let map = state.map();
     let mut text = format!(
-        "risk players={} round={} player={} phase={} reserve={} trades={} conquered={} acted={} dealt={}\n",
+        "risk players={} round={} player={} phase={} reserve={} trades={} conquered={} acted={} dealt={}; ",
         state.players(),
         state.round,
         state.current,
@@ -244,7 +244,7 @@ pub fn state_text(state: &Risk, hidden: [bool; MAX_SEATS]) -> String {
     for (t, territory) in map.territories.iter().enumerate() {
         text.push_str(&format!(" {}={}:{}", territory.slug, owner_text(state.owner[t]), state.armies[t]));
     }
-    text.push_str("\nhands");
+    text.push_str("; hands");
     for (seat, &hide) in hidden.iter().enumerate().take(state.players()) {
         if hide {
             text.push_str(&format!(" {seat}:?{}", state.hand_size(seat)));
@@ -252,7 +252,7 @@ pub fn state_text(state: &Risk, hidden: [bool; MAX_SEATS]) -> String {
             text.push_str(&format!(" {seat}:{}", cards_text(map, state.hands[seat])));
         }
     }
-    text.push_str(&format!("\ndiscard {}", cards_text(map, state.discard)));
+    text.push_str(&format!("; discard {}", cards_text(map, state.discard)));
     text
 }
 
@@ -278,7 +278,8 @@ pub fn parse_state(template: &Risk, text: &str) -> Result<Risk, Error> {
 
 fn read_text(template: &Risk, text: &str) -> Result<Parts, String> {
     let map = template.map();
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    // Sections are separated by ';' (one line, as the engine protocol needs) or by line breaks.
+    let mut lines = text.split([';', '\n']).map(str::trim).filter(|l| !l.is_empty());
     let header = lines.next().ok_or("an empty Risk position")?;
     let mut words = header.split_whitespace();
     if words.next() != Some("risk") {
