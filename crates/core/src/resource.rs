@@ -39,6 +39,25 @@ impl Caps {
 
 /// Checks the resource-bearing parameters of `spec` — the values given, or the declared defaults
 /// — against `caps`. Values that do not parse are left to the agent's own checks.
+/// Refuses game options sent over a network that name a file: only the built-in values of a
+/// [`Resource::File`] option are taken (a Risk map: "classic", never a path on the server).
+pub fn check_option_files(owner: &str, declared: &[ParamInfo], options: &str) -> Result<(), Error> {
+    let params = Params::parse(owner.to_string(), declared.to_vec(), options)?;
+    for p in declared {
+        if let Some(Resource::File { builtin }) = p.resource {
+            let value = params.raw(p.name);
+            if !builtin.contains(&value) {
+                return Err(Error::spec(format!(
+                    "{owner}: {}='{value}' names a file; this server takes only {} here",
+                    p.name,
+                    builtin.iter().map(|b| format!("'{b}'")).collect::<Vec<_>>().join(" or ")
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn check_caps(spec: &AgentSpec, declared: &[ParamInfo], caps: &Caps) -> Result<(), Error> {
     let params = Params::new(spec.name.clone(), declared.to_vec(), spec.params.iter().cloned())?;
     let number = |p: &ParamInfo| params.raw(p.name).trim().parse::<u64>().ok();

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use ply_arena::DynGame;
-use ply_core::resource::check_caps;
+use ply_core::resource::{check_caps, check_option_files};
 use ply_core::rng::derive_seed;
 use ply_core::{AgentSpec, Caps};
 use serde_json::{Value, json};
@@ -99,7 +99,7 @@ impl App {
     /// the start position.
     pub fn describe(&self, index: usize, options: &str) -> ApiResult<Value> {
         let game = &self.registry[index];
-        let start = game.new_state(options)?;
+        let start = self.new_state_from_network(index, options)?;
         let params = |ps: &[ply_core::ParamInfo]| -> Vec<Value> {
             ps.iter().map(|p| json!({"name": p.name, "default": p.default, "help": p.help})).collect()
         };
@@ -113,6 +113,18 @@ impl App {
             "num_players": start.num_players(),
             "start": {"text": start.to_text(), "json": start.to_json()},
         }))
+    }
+
+    /// The start position for game options sent over HTTP: options naming a file on the
+    /// server (a Risk map) are refused before anything reads it.
+    pub fn new_state_from_network(
+        &self,
+        index: usize,
+        options: &str,
+    ) -> ApiResult<Box<dyn ply_arena::DynState>> {
+        let game = &self.registry[index];
+        check_option_files(&format!("game {}", game.name()), &game.options(), options)?;
+        Ok(game.new_state(options)?)
     }
 
     /// Parses an agent spec sent over HTTP and checks it against the caps on memory, threads
@@ -163,7 +175,7 @@ impl App {
         series: Option<(i64, u32)>,
     ) -> ApiResult<(GameHandle, Option<Tokens>)> {
         let index = self.game_index(&new.game)?;
-        let start = self.registry[index].new_state(&new.options)?;
+        let start = self.new_state_from_network(index, &new.options)?;
         let players = start.num_players();
         if new.sides.len() != players {
             return Err(ApiError::bad_request(format!(

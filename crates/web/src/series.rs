@@ -200,7 +200,7 @@ pub fn start(
         return Err(ApiError::bad_request(format!("games must be between 1 and {MAX_SERIES_GAMES}")));
     }
     let index = app.game_index(&game)?;
-    let players = app.registry[index].new_state(&options)?.num_players();
+    let players = app.new_state_from_network(index, &options)?.num_players();
     if sides.len() != players {
         return Err(ApiError::bad_request(format!(
             "a test has one side per seat: {game} with these options seats {players}, but {} sides were given",

@@ -44,7 +44,21 @@ async fn agent_specs_from_the_network_are_capped() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{agent}: {err}");
         assert!(error_of(&err).contains(expected), "{agent}: {err}");
     }
+    // Game options naming a file (a Risk map) are refused too; the built-in map is taken.
+    for map in ["/etc/passwd", "../ply-data/ply.db", "maps/classic.json"] {
+        let sides = [human(), ai("random")];
+        let options = format!("map={map}");
+        let (status, err) =
+            post(&app, "/api/games", json!({"game": "risk", "options": options, "sides": sides})).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{map}: {err}");
+        assert!(error_of(&err).contains("names a file"), "{map}: {err}");
+        let request =
+            Request::get(format!("/api/catalog/risk?options=map={map}")).body(Body::empty()).unwrap();
+        let (status, err) = send(&app, request).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{map}: {err}");
+    }
     assert_eq!(get(&app, "/api/games").await, json!([]), "nothing was created");
+    new_game(&app, json!({"game": "risk", "options": "map=classic", "sides": [human(), ai("random")]})).await;
 
     let created = new_game(&app, json!({"game": "connect4", "sides": [human(), ai("random")]})).await;
     let hint = format!("/api/games/{}/hint", created["id"]);
