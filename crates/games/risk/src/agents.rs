@@ -9,6 +9,7 @@ use rand::RngExt;
 use crate::dice::conquest_probability;
 use crate::eval::StrengthShare;
 use crate::map::bits;
+use crate::planner::{Outlook, Planner, PlannerAgent};
 use crate::rules::{Phase, Risk, RiskAction};
 
 /// The conquest chance below which `greedy` stops attacking.
@@ -188,8 +189,45 @@ fn mcts() -> AgentFactory<Risk> {
     )
 }
 
+fn planner() -> AgentFactory<Risk> {
+    let d = Planner::default();
+    let params = vec![
+        ParamInfo::new("depth", d.depth, "attacks planned ahead, 1-6"),
+        ParamInfo::new("breadth", d.breadth, "attacks followed at each step, 1-20"),
+        ParamInfo::new("odds", d.min_odds, "least chance of taking a territory worth considering"),
+        ParamInfo::new(
+            "weights",
+            d.outlook.weights.iter().map(f64::to_string).collect::<Vec<_>>().join(","),
+            "weights of income, armies, territories (less threatened ones) and safe continent bonuses",
+        ),
+        ParamInfo::new("sharpness", d.outlook.sharpness, "strength^sharpness is a seat's share of the wins"),
+    ];
+    AgentFactory::new(
+        "planner",
+        "Ply's Risk player: plans attacks a few ahead with their exact odds and judges the end of its turn by income, armies and territories less what its neighbours threaten",
+        params,
+        |params: &Params, _seed| {
+            let weights = params.get_list("weights")?;
+            let weights: [f64; 4] = weights.try_into().map_err(|w: Vec<f64>| {
+                ply_core::Error::spec(format!("planner: weights needs 4 numbers, got {}", w.len()))
+            })?;
+            if weights.iter().any(|w| !(0.0..=1000.0).contains(w)) {
+                return Err(ply_core::Error::spec("planner: weights are between 0 and 1000"));
+            }
+            let planner = Planner {
+                outlook: Outlook { weights, sharpness: params.get_in("sharpness", 0.1..=10.0)? },
+                depth: params.get_in("depth", 1..=6)?,
+                breadth: params.get_in("breadth", 1..=20)?,
+                min_odds: params.get_in("odds", 0.0..=1.0)?,
+            };
+            Ok(Box::new(PlannerAgent { planner }))
+        },
+    )
+}
+
 pub fn factories() -> Vec<AgentFactory<Risk>> {
     vec![
+        planner(),
         mcts(),
         AgentFactory::new(
             "greedy",

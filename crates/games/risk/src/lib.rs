@@ -7,6 +7,7 @@ pub mod dice;
 pub mod eval;
 pub mod map;
 mod notation;
+pub mod planner;
 pub mod rules;
 
 use std::hash::{Hash, Hasher};
