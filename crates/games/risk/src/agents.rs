@@ -177,14 +177,22 @@ fn mcts() -> AgentFactory<Risk> {
         }
     }
     params.push(ParamInfo::new("noise", 0.1, "share of random moves in playouts"));
+    params.push(ParamInfo::new(
+        "eval",
+        "share",
+        "how a cut playout is judged: 'share' (of territories, armies and income) or 'outlook' (the planner's judgement)",
+    ));
     AgentFactory::new(
         "mcts",
         "MCTS with real dice: greedy playouts (with some random moves), cut after 'rollout' actions and judged by the share of territories, armies and income",
         params,
         |params: &Params, seed| {
             let config = factories::mcts_config(params)?;
-            let noise = params.get_in("noise", 0.0..=1.0)?;
-            Ok(Box::new(Mcts::new(config, StrengthShare, GreedyRollout { noise }, seed)))
+            let rollout = GreedyRollout { noise: params.get_in("noise", 0.0..=1.0)? };
+            Ok(match params.get_choice("eval", &["share", "outlook"])? {
+                "share" => Box::new(Mcts::new(config, StrengthShare, rollout, seed)),
+                _ => Box::new(Mcts::new(config, Outlook::default(), rollout, seed)),
+            })
         },
     )
 }

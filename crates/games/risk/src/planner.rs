@@ -5,7 +5,8 @@
 //! judged by the [`Outlook`]: every seat's income, armies and territories, less what its
 //! neighbours threaten to take, with continents held whole counted at risk.
 
-use ply_core::{Agent, Decision, Game, Limits, Player, SearchInfo};
+use ply_core::{Agent, Decision, Game, Limits, Player, Returns, SearchInfo};
+use ply_search::Evaluator;
 
 use crate::agents::Greedy;
 use crate::dice::{conquest_probability, expected_survivors};
@@ -86,6 +87,27 @@ impl Outlook {
         let territories = f64::from(own.count_ones());
         let income = (territories / 3.0).max(3.0) + bonus + cards + earned;
         [income, f64::from(state.armies_of(seat as u8)), territories - expected_losses, bonus]
+    }
+}
+
+impl Evaluator<Risk> for Outlook {
+    fn evaluate(&self, state: &Risk, player: Player) -> f64 {
+        let mine = self.share(state, player);
+        let best_other =
+            (0..state.players()).filter(|&p| p != player).map(|p| self.share(state, p)).fold(0.0, f64::max);
+        (mine - best_other).clamp(-1.0, 1.0)
+    }
+
+    fn expected_scores(&self, state: &Risk) -> Returns {
+        if state.is_over() {
+            return state.returns();
+        }
+        let n = state.players();
+        let mut scores = Returns::zeros(n);
+        for p in 0..n {
+            scores.set(p, self.share(state, p));
+        }
+        scores
     }
 }
 
