@@ -92,9 +92,11 @@ export default {
   title: 'Risk',
   seats: (n) => SEATS.slice(0, n),
   defaultAgent: 'greedy',
+  // The lobby shows these first; the rest (cards, fortify, neutral, map, max_rounds) fold away.
+  lobbyOptions: ['players', 'rules', 'setup'],
   optionChoices: {
     players: ['2', '3', '4', '5', '6'],
-    rules: [['classic', 'classic (cards, fortify)'], ['document', 'document (draft and attack)']],
+    rules: ['classic', 'document'],
     setup: [['deal', 'dealt at random'], ['pick', 'picked in turn']],
     cards: ['escalating', 'fixed'],
     fortify: ['adjacent', 'connected'],
