@@ -340,16 +340,21 @@ export async function gamePage(root, id) {
         }
       }
     }
+    const anyAi = view.sides.some((side) => side.kind === 'ai');
+    const owner = view.protected ? keys().owner : undefined;
+    const speed = () => h('select', {
+      name: 'speed', style: { width: 'auto', flex: '1 1 auto' }, 'aria-label': 'Speed',
+      onchange: (e) => act('control', { delay_ms: Number(e.target.value) }, owner),
+    }, SPEEDS.map(([ms, label]) => h('option', { value: ms, selected: ms === view.delay_ms }, `Speed: ${label}`)),
+    SPEEDS.some(([ms]) => ms === view.delay_ms) ? null : h('option', { value: view.delay_ms, selected: true }, `Pause ${view.delay_ms} ms`));
     if (playing && !anyHuman && holdsGame() && view.series === null) {
-      const owner = view.protected ? keys().owner : undefined;
       buttons.push(h('button.btn', { dataset: { testid: 'pause' }, onclick: () => act('control', { paused: !view.paused }, owner) },
         view.paused ? 'Resume' : 'Pause'));
-      buttons.push(h('select', {
-        name: 'speed', style: { width: 'auto', flex: '1 1 auto' }, 'aria-label': 'Speed',
-        onchange: (e) => act('control', { delay_ms: Number(e.target.value) }, owner),
-      }, SPEEDS.map(([ms, label]) => h('option', { value: ms, selected: ms === view.delay_ms }, `Speed: ${label}`)),
-      SPEEDS.some(([ms]) => ms === view.delay_ms) ? null : h('option', { value: view.delay_ms, selected: true }, `Pause ${view.delay_ms} ms`)));
+      buttons.push(speed());
       buttons.push(h('button.btn.danger', { onclick: () => act('abort', {}, owner) }, 'Stop'));
+    } else if (playing && anyAi && holdsGame() && view.series === null) {
+      // Against an AI: the pause before each of its moves (a Risk turn is many of them).
+      buttons.push(speed());
     }
     if (!playing && view.series === null) {
       if (view.can_undo) buttons.push(undoButton());
