@@ -3,18 +3,12 @@
 // artifacts/ at the repository's root.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { bin, startServer as startPly, stopServer, launchBrowser, screenshot, apiCall, sleep } from './harness.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../..');
-const bin = process.env.PLY_BIN || path.join(repo, 'target/debug/ply');
-const chrome = process.env.CHROMIUM || '/usr/bin/chromium';
-const artifacts = path.join(repo, 'artifacts');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ply-e2e-data-'));
 
 let server = null;
@@ -22,36 +16,8 @@ let base = '';
 let context = null;
 let page = null;
 
-/** Starts `ply serve` on port 0 and reads the address it prints. */
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`ply serve did not start: ${out}`)), 20000);
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = /listening on (http:\/\/[0-9.:]+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve({ child, url: m[1] }); }
-    });
-    child.stderr.on('data', (chunk) => process.stderr.write(`[ply serve] ${chunk}`));
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`ply serve exited (${code}): ${out}`)); });
-  });
-}
-
-function stopServer(s) {
-  return new Promise((resolve) => {
-    s.child.removeAllListeners('exit');
-    s.child.once('exit', resolve);
-    s.child.kill('SIGINT');
-  });
-}
-
-async function shot(name, p = page) {
-  fs.mkdirSync(artifacts, { recursive: true });
-  // The sticky top bar would otherwise sit in the middle of a scrolled full-page shot.
-  await p.evaluate(() => window.scrollTo(0, 0));
-  await p.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
-}
+const startServer = () => startPly(dataDir);
+const shot = (name, p = page) => screenshot(p, name);
 
 async function openLobby() {
   await page.goto(`${base}/#/`);
@@ -134,14 +100,7 @@ async function waitForTurn() {
 }
 
 /** Calls the API directly: a quick way to set games up. `token`: a seat's or the game's. */
-async function call(method, p, body, token) {
-  const headers = { 'Content-Type': 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(`${base}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json();
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${data.error}`);
-  return data;
-}
+const call = (method, p, body, token) => apiCall(base, method, p, body, token);
 
 /** The address that opens a game created through the API with all its tokens, as its creator. */
 function gameLink(created) {
@@ -149,8 +108,6 @@ function gameLink(created) {
   created.tokens.seats.forEach((token, seat) => { if (token) params.set(`seat${seat}`, token); });
   return `${base}/#/game/${created.id}?${params}`;
 }
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls a game until `done(view)`. */
 async function waitForGame(id, done, timeout = 60000) {
@@ -180,16 +137,7 @@ before(async () => {
   assert.ok(fs.existsSync(bin), `no ply binary at ${bin}: build it first (cargo build -p ply-cli)`);
   server = await startServer();
   base = server.url;
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ply-e2e-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: chrome,
-    headless: true,
-    viewport: { width: 1280, height: 860 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] || await context.newPage();
-  page.on('pageerror', (err) => { throw new Error(`page error: ${err.message}`); });
+  ({ context, page } = await launchBrowser());
 });
 
 after(async () => {
@@ -650,16 +598,7 @@ test('Gomoku on a phone: the board fits, and a tap on a dense board asks for a s
 
 /** Another browser, with its own storage: a friend's, or a stranger's. */
 async function otherBrowser() {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ply-e2e-chromium-'));
-  const other = await chromium.launchPersistentContext(profile, {
-    executablePath: chrome,
-    headless: true,
-    viewport: { width: 1280, height: 860 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const p = other.pages()[0] || await other.newPage();
-  p.on('pageerror', (err) => { throw new Error(`page error (other browser): ${err.message}`); });
+  const { context: other, page: p } = await launchBrowser(' (other browser)');
   return { other, p };
 }
 

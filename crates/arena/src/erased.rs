@@ -99,6 +99,9 @@ pub trait DynState: Send + Sync {
     fn returns(&self) -> Option<Vec<f64>>;
     fn to_text(&self) -> String;
     fn to_json(&self) -> Value;
+    /// What stays the same through the game, for a page to draw (a map), or `Null`
+    /// ([`Game::board_json`]).
+    fn board_json(&self) -> Value;
     /// Replaces the position with one in text form (the game's options stay).
     fn set_text(&mut self, text: &str) -> Result<(), Error>;
     fn set_json(&mut self, json: &Value) -> Result<(), Error>;
@@ -269,6 +272,9 @@ impl<G: GameDef> DynState for G {
     }
     fn to_json(&self) -> Value {
         Game::to_json(self)
+    }
+    fn board_json(&self) -> Value {
+        Game::board_json(self)
     }
     fn set_text(&mut self, text: &str) -> Result<(), Error> {
         *self = self.parse_state(text)?;

@@ -191,3 +191,11 @@ fn a_free_for_all_rotates_seats_over_shared_dice_and_replays_at_any_thread_count
     let err = game.run_ffa(&specs[..2], false, &options(3, 3, 1, "players=3")).unwrap_err().to_string();
     assert!(err.contains("seats 3 players, but 2 agents"), "{err}");
 }
+
+#[test]
+fn board_data_is_null_unless_a_game_has_a_map() {
+    // A game whose position says it all has no board data; the erased state passes it on.
+    let state = entry::<Connect4>().new_state("").unwrap();
+    assert_eq!(state.board_json(), serde_json::Value::Null);
+    assert_eq!(Connect4::default().board_json(), serde_json::Value::Null);
+}

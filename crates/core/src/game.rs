@@ -188,6 +188,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Reads a state in JSON form, checked like [`Game::parse_state`].
     fn state_from_json(&self, json: &Value) -> Result<Self, Error>;
 
+    /// What stays the same through a game, for a page to draw: a map (Risk's territories, their
+    /// positions and borders), fixed by the options and never by the play. It is public: it must
+    /// hold nothing that any seat may not see. `Null` by default: a game whose position says it
+    /// all (a board of a given size) needs none.
+    fn board_json(&self) -> Value {
+        Value::Null
+    }
+
     // ----- hidden information -----
     //
     // In a game where players see different things (cards in hand), these say what each may

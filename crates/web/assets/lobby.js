@@ -121,14 +121,25 @@ export async function lobbyPage(root) {
 
   function drawOptions() {
     const opts = entry().options;
-    const menus = pageFor(state.game).optionChoices || {};
-    clear(optionsBox, opts.length ? opts.map((o) => optionField(o, optionValue(o), (v) => {
+    const page = pageFor(state.game);
+    const menus = page.optionChoices || {};
+    const field = (o) => optionField(o, optionValue(o), (v) => {
       // Redrawing removes the field being edited, which then fires 'change' again as it loses
       // focus, from inside the redraw: that second, unchanged value must not redraw again.
       if (String(optionValue(o)) === v) return;
       state.options[state.game] = { ...(state.options[state.game] || {}), [o.name]: v };
       refresh();
-    }, menus[o.name])) : h('span.muted', 'This game has no options.'));
+    }, menus[o.name]);
+    if (!opts.length) return clear(optionsBox, h('span.muted', 'This game has no options.'));
+    // A page may name the options shown first (`lobbyOptions`); the others fold away under
+    // "More options", open while one of them is not at its default.
+    const first = page.lobbyOptions ? opts.filter((o) => page.lobbyOptions.includes(o.name)) : opts;
+    const rest = opts.filter((o) => !first.includes(o));
+    const changed = rest.some((o) => String(optionValue(o)) !== String(o.default));
+    clear(optionsBox, first.map(field), rest.length ? h('details.more-options', {
+      open: changed || state.moreOptions === state.game,
+      ontoggle: (e) => { state.moreOptions = e.target.open ? state.game : null; },
+    }, h('summary', `More options: ${rest.map((o) => o.name).join(', ')}`), h('div.options-grid', rest.map(field))) : null);
   }
 
   function drawModes() {

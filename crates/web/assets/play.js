@@ -25,18 +25,30 @@ function icon(name) {
   return svg;
 }
 
+/** The seats whose tokens this browser holds, in order. */
+const heldSeats = (id) => Object.keys(gameTokens(id).seats).map(Number).sort((a, b) => a - b);
+
 export async function gamePage(root, id) {
   // The seat this browser watches the game as: in a game with hidden information it sees that
-  // seat's cards only (the first seat it holds; a spectator without one).
-  const held = Object.entries(gameTokens(id).seats).sort(([a], [b]) => Number(a) - Number(b));
-  const [viewerSeat, viewerToken] = held.length ? [Number(held[0][0]), held[0][1]] : [null, null];
-  let view = await api('GET', `/api/games/${id}`, undefined, viewerToken || undefined);
+  // seat's cards only. One seat held: that seat. Several (hot seat: players share the screen):
+  // the one whose turn it is, once its player asks, and between two players' turns no one's
+  // (a spectator's view). None: a spectator.
+  const held = heldSeats(id);
+  let viewerSeat = held.length === 1 ? held[0] : null;
+  const tokenOf = (seat) => (seat === null ? undefined : gameTokens(id).seats[seat]);
+  let view = await api('GET', `/api/games/${id}`, undefined, tokenOf(viewerSeat));
+  if (!view.hidden_information && held.length) viewerSeat = held[0];
+  // The game's board data (a map), sent once with the first view: it never changes.
+  const boardData = view.board ?? null;
+  // Hot seat: a seat whose turn it is, waiting for its player to show their cards.
+  let handover = null;
   const page = pageFor(view.game);
   const seats = page.seats(view.num_players);
   // How the record shows an action; the page may look at the game's other actions and options.
   const format = (rec) => (page.formatAction ? page.formatAction(rec, { actions: view.actions, options: view.options }) : rec.action);
 
   const status = h('div.status-line', { dataset: { testid: 'status' } });
+  const handoverBox = h('div.handover.hidden', { dataset: { testid: 'handover' } });
   const boardRoot = h('div', { style: { width: '100%', display: 'flex', justifyContent: 'center' } });
   const replayBox = h('div.replay.hidden');
   const players = h('div.players');
@@ -49,7 +61,7 @@ export async function gamePage(root, id) {
 
   // Wide screens: the board on the left from the top of the page, the title and the panels on
   // the right, the controls (and a hint under them) high up. Narrow ones: one column.
-  const boardCard = h('section.card.board-card', status, boardRoot, replayBox);
+  const boardCard = h('section.card.board-card', status, handoverBox, boardRoot, replayBox);
   clear(root,
     h('div.game-layout',
       h('div.game-head',
@@ -73,6 +85,7 @@ export async function gamePage(root, id) {
 
   let sending = false;
   const board = page.mount(boardRoot, {
+    board: boardData,
     async play(action) {
       if (sending) return;
       sending = true;
@@ -327,16 +340,21 @@ export async function gamePage(root, id) {
         }
       }
     }
+    const anyAi = view.sides.some((side) => side.kind === 'ai');
+    const owner = view.protected ? keys().owner : undefined;
+    const speed = () => h('select', {
+      name: 'speed', style: { width: 'auto', flex: '1 1 auto' }, 'aria-label': 'Speed',
+      onchange: (e) => act('control', { delay_ms: Number(e.target.value) }, owner),
+    }, SPEEDS.map(([ms, label]) => h('option', { value: ms, selected: ms === view.delay_ms }, `Speed: ${label}`)),
+    SPEEDS.some(([ms]) => ms === view.delay_ms) ? null : h('option', { value: view.delay_ms, selected: true }, `Pause ${view.delay_ms} ms`));
     if (playing && !anyHuman && holdsGame() && view.series === null) {
-      const owner = view.protected ? keys().owner : undefined;
       buttons.push(h('button.btn', { dataset: { testid: 'pause' }, onclick: () => act('control', { paused: !view.paused }, owner) },
         view.paused ? 'Resume' : 'Pause'));
-      buttons.push(h('select', {
-        name: 'speed', style: { width: 'auto', flex: '1 1 auto' }, 'aria-label': 'Speed',
-        onchange: (e) => act('control', { delay_ms: Number(e.target.value) }, owner),
-      }, SPEEDS.map(([ms, label]) => h('option', { value: ms, selected: ms === view.delay_ms }, `Speed: ${label}`)),
-      SPEEDS.some(([ms]) => ms === view.delay_ms) ? null : h('option', { value: view.delay_ms, selected: true }, `Pause ${view.delay_ms} ms`)));
+      buttons.push(speed());
       buttons.push(h('button.btn.danger', { onclick: () => act('abort', {}, owner) }, 'Stop'));
+    } else if (playing && anyAi && holdsGame() && view.series === null) {
+      // Against an AI: the pause before each of its moves (a Risk turn is many of them).
+      buttons.push(speed());
     }
     if (!playing && view.series === null) {
       if (view.can_undo) buttons.push(undoButton());
@@ -354,8 +372,8 @@ export async function gamePage(root, id) {
     const upto = at ?? view.actions.length;
     const items = view.actions.map((rec, i) => {
       const text = format(rec);
-      // A long entry (EinStein's arrangements) takes two columns.
-      const cls = [rec.by === 'chance' ? 'chance' : '', i === upto - 1 ? 'current' : '', text.length > 8 ? 'wide' : ''].filter(Boolean).join('.');
+      // A long entry (EinStein's arrangements, Risk's territories) takes two columns.
+      const cls = [rec.by === 'chance' ? 'chance' : '', i === upto - 1 ? 'current' : '', text.length > 7 ? 'wide' : ''].filter(Boolean).join('.');
       const dot = rec.player !== null && rec.player !== undefined && seats[rec.player]
         ? h('span.dot', { style: { background: seats[rec.player].color, width: '9px', height: '9px' } }) : null;
       return h(`li${cls ? '.' + cls : ''}`, {
@@ -410,7 +428,61 @@ export async function gamePage(root, id) {
     replayBox.querySelector('.replay-label').textContent = `Position after ${replayAt ?? n} of ${n} actions`;
   }
 
+  /** Shows the game as `seat` sees it (null: as a spectator): its view and its socket. */
+  let switching = false;
+  async function watchAs(seat) {
+    viewerSeat = seat;
+    handover = null;
+    switching = true;
+    socket.close();
+    let next = null;
+    try {
+      next = await api('GET', `/api/games/${id}`, undefined, tokenOf(seat));
+    } catch (err) {
+      showError(err);
+    }
+    if (viewerSeat !== seat) return; // another switch came after this one
+    switching = false;
+    if (next) view = next;
+    update();
+    socket = openSocket();
+  }
+
+  /** In a hot-seat game of hidden information: whose view to show now. A human of this browser
+   * to move who is not the viewer must ask to see their cards; meanwhile the page shows the
+   * spectator's view, so that nobody sees the previous player's cards. Returns whether the
+   * viewer is being changed (the view shown is then not the one to draw). */
+  function syncViewer() {
+    const mine = heldSeats(id);
+    handover = null;
+    if (!view.hidden_information) return false;
+    let want = viewerSeat;
+    if (mine.length <= 1) want = mine[0] ?? null;
+    else if (view.status === 'playing') {
+      const p = view.turn.kind === 'player' ? view.turn.player : null;
+      if (p !== null && mine.includes(p) && p !== viewerSeat) {
+        want = null;
+        handover = p;
+      } else if (viewerSeat !== null && !mine.includes(viewerSeat)) want = null;
+    }
+    if (want === viewerSeat) return switching;
+    watchAs(want);
+    return true;
+  }
+
+  function drawHandover() {
+    handoverBox.classList.toggle('hidden', handover === null);
+    if (handover === null) return clear(handoverBox);
+    const seat = handover;
+    clear(handoverBox,
+      h('span.dot', { style: { background: seats[seat]?.color || '#999' } }),
+      h('span', `${seatName(seat)} to play: pass the screen. `),
+      h('button.btn.primary', { dataset: { testid: 'reveal' }, onclick: () => watchAs(seat) }, `${seatName(seat)}: show my cards`));
+  }
+
   function update(live) {
+    if (syncViewer()) return;
+    drawHandover();
     if (view.status === 'playing' || replayAt === null) {
       const humanTurn = myTurn();
       board.render({
@@ -439,14 +511,20 @@ export async function gamePage(root, id) {
     update();
   }
 
+  function openSocket() {
+    const token = view.hidden_information ? tokenOf(viewerSeat) : tokenOf(held[0] ?? null);
+    return liveSocket(`/api/games/${id}/ws${token ? `?token=${token}` : ''}`, (msg) => {
+      if (msg.type === 'state') {
+        accept(msg.game);
+      } else if (msg.type === 'thinking' && view.thinking && view.thinking.player === msg.player) {
+        view.thinking.info = msg.info;
+        drawThinking(msg.info);
+      }
+    });
+  }
+
+  let socket = { close() {} };
   update();
-  const socket = liveSocket(`/api/games/${id}/ws${viewerToken ? `?token=${viewerToken}` : ''}`, (msg) => {
-    if (msg.type === 'state') {
-      accept(msg.game);
-    } else if (msg.type === 'thinking' && view.thinking && view.thinking.player === msg.player) {
-      view.thinking.info = msg.info;
-      drawThinking(msg.info);
-    }
-  });
+  socket = openSocket();
   return { destroy() { socket.close(); if (board.destroy) board.destroy(); } };
 }

@@ -131,7 +131,8 @@ fn options_text(options: &Value) -> ApiResult<String> {
 }
 
 async fn catalog(State(app): AppState) -> ApiResult<Json<Value>> {
-    let entries = (0..app.registry.len()).map(|i| app.describe(i, "")).collect::<ApiResult<Vec<_>>>()?;
+    let entries =
+        (0..app.registry.len()).map(|i| app.describe(i, "", false)).collect::<ApiResult<Vec<_>>>()?;
     Ok(Json(Value::Array(entries)))
 }
 
@@ -141,7 +142,8 @@ async fn catalog_game(
     Query(query): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<Value>> {
     let index = app.game_index(&game)?;
-    Ok(Json(app.describe(index, query.get("options").map(String::as_str).unwrap_or(""))?))
+    let options = query.get("options").map(String::as_str).unwrap_or("");
+    Ok(Json(app.describe(index, options, true)?))
 }
 
 #[derive(Deserialize)]
@@ -204,7 +206,8 @@ async fn list_games(State(app): AppState, Query(q): Query<ListQuery>) -> ApiResu
     .await
 }
 
-/// The game as the seat whose token the request carries sees it (a spectator without one).
+/// The game as the seat whose token the request carries sees it (a spectator without one), with
+/// its board data (`board`: a map, or null), which the other answers and the socket leave out.
 async fn get_game(
     State(app): AppState,
     Path(id): Path<String>,
@@ -215,7 +218,10 @@ async fn get_game(
     blocking(move || {
         let handle = app.game(id)?;
         let live = lock(&handle);
-        Ok(Json(live.view_for(live.seat_of(token.as_deref()))))
+        let mut view = live.view_for(live.seat_of(token.as_deref()));
+        // Sent here only, not with every change: it stays the same through the game.
+        view["board"] = live.state.board_json();
+        Ok(Json(view))
     })
     .await
 }

@@ -96,14 +96,15 @@ impl App {
     }
 
     /// The catalog entry of a game: options, agents and, for the given options, the players and
-    /// the start position.
-    pub fn describe(&self, index: usize, options: &str) -> ApiResult<Value> {
+    /// the start position; with `board`, also what stays the same through a game of these
+    /// options (a map, or null), for a page to draw.
+    pub fn describe(&self, index: usize, options: &str, board: bool) -> ApiResult<Value> {
         let game = &self.registry[index];
         let start = self.new_state_from_network(index, options)?;
         let params = |ps: &[ply_core::ParamInfo]| -> Vec<Value> {
             ps.iter().map(|p| json!({"name": p.name, "default": p.default, "help": p.help})).collect()
         };
-        Ok(json!({
+        let mut entry = json!({
             "name": game.name(),
             "about": game.about(),
             "options": params(&game.options()),
@@ -112,7 +113,11 @@ impl App {
             })).collect::<Vec<_>>(),
             "num_players": start.num_players(),
             "start": {"text": start.to_text(), "json": start.to_json()},
-        }))
+        });
+        if board {
+            entry["board"] = start.board_json();
+        }
+        Ok(entry)
     }
 
     /// The start position for game options sent over HTTP: options naming a file on the

@@ -506,3 +506,44 @@ async fn a_download_is_a_game_record_read_like_the_arenas_lines() {
     assert_eq!(web[0].sides[0].kind, SideKind::Human);
     assert_eq!(web[0].seats, ["human", "random"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_games_board_comes_with_its_catalog_entry_and_its_view_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = server(dir.path());
+    // Risk's map for the options asked: names, continents with bonuses, positions, borders.
+    let entry = get(&app, "/api/catalog/risk?options=players=3").await;
+    assert_eq!(entry["num_players"], 3);
+    let board = &entry["board"];
+    let territories = board["territories"].as_array().unwrap();
+    assert_eq!(territories.len(), 42);
+    assert_eq!(board["continents"].as_array().unwrap().len(), 6);
+    assert!(board["continents"].as_array().unwrap().iter().any(|c| c["name"] == "Asia" && c["bonus"] == 7));
+    let alaska = territories.iter().find(|t| t["name"] == "Alaska").unwrap();
+    assert!(alaska["x"].is_number() && alaska["y"].is_number() && alaska["card"].is_string(), "{alaska}");
+    assert!(alaska["neighbours"].as_array().unwrap().contains(&json!("Kamchatka")), "{alaska}");
+    // A game whose position says it all has none; the list of every game leaves boards out.
+    assert_eq!(get(&app, "/api/catalog/connect4").await["board"], Value::Null);
+    let all = get(&app, "/api/catalog").await;
+    assert!(all.as_array().unwrap().iter().all(|g| g.get("board").is_none()), "no boards in the list");
+
+    // The game view has it, for every viewer; the answers to changes (and the socket) do not.
+    let sides = json!([{"kind": "human"}, {"kind": "human"}, {"kind": "ai", "agent": "random"}]);
+    let created =
+        new_game(&app, json!({"game": "risk", "options": "players=3", "sides": sides, "delay_ms": 0})).await;
+    let id = created["id"].as_i64().unwrap();
+    assert!(created.get("board").is_none(), "{}", created["board"]);
+    let (status, mine) =
+        call_as(&app, "GET", &format!("/api/games/{id}"), None, Some(&seat(&created, 0))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(mine["board"], *board);
+    assert_eq!(get(&app, &format!("/api/games/{id}")).await["board"], *board, "a spectator's view too");
+    let first = mine["legal"][0].as_str().unwrap().to_string();
+    let (status, moved) =
+        post_as(&app, &format!("/api/games/{id}/move"), json!({"action": first}), &seat(&created, 0)).await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    assert!(moved.get("board").is_none(), "a move's answer has no board");
+    let c4 =
+        new_game(&app, json!({"game": "connect4", "sides": [{"kind": "human"}, {"kind": "human"}]})).await;
+    assert_eq!(get(&app, &format!("/api/games/{}", c4["id"])).await["board"], Value::Null);
+}

@@ -114,6 +114,12 @@ impl Game for Risk {
         notation::state_from_json(self, json)
     }
 
+    /// The map in its file format: names, continents and bonuses, card pictures, positions for
+    /// drawing and borders.
+    fn board_json(&self) -> serde_json::Value {
+        self.map().to_json()
+    }
+
     fn observation_text(&self, viewer: Option<Player>) -> String {
         notation::state_text(self, self.hidden_from(viewer))
     }

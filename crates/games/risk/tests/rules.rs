@@ -491,3 +491,22 @@ fn bad_positions_and_actions_are_refused() {
     assert!(attack.clone().play_text("place kamchatka 3").is_err(), "an enemy territory");
     assert!(attack.clone().play_text("trade alaska peru wild1").is_err(), "cards not in hand");
 }
+
+#[test]
+fn the_board_data_is_the_map_and_stays_through_a_game() {
+    let start = game("players=3");
+    let board = start.board_json();
+    assert_eq!(board, start.map().to_json());
+    assert_eq!(board["territories"].as_array().unwrap().len(), 42);
+    assert_eq!(board["continents"].as_array().unwrap().len(), 6);
+    let alaska = &board["territories"][0];
+    assert_eq!(alaska["name"], "Alaska");
+    assert!(alaska["neighbours"].as_array().unwrap().iter().any(|n| n == "Kamchatka"), "{alaska}");
+    assert!(alaska["x"].is_number() && alaska["card"].is_string(), "{alaska}");
+    // Read back as a map file, it is the same map.
+    assert_eq!(Map::from_json_text(&board.to_string()).unwrap(), *start.map());
+    let mut later = start.clone();
+    let mut rng = ply_core::rng::rng_from_seed(3);
+    ply_core::random_playout(&mut later, &mut rng, 300);
+    assert_eq!(later.board_json(), board, "the board does not change with the play");
+}

@@ -5,8 +5,9 @@ import generic from './generic.js';
 import einstein from './einstein.js';
 import connect4 from './connect4.js';
 import gomoku from './gomoku.js';
+import risk from './risk.js';
 
-const pages = [einstein, connect4, gomoku];
+const pages = [einstein, connect4, gomoku, risk];
 
 export function pageFor(name) {
   return pages.find((p) => p.name === name) || generic;
