@@ -150,7 +150,7 @@ test('Risk: a whole game against the AI by clicks, the AI\'s cards only ever cou
   await field.fill('3');
   await field.dispatchEvent('change');
   await page.click('.segmented [data-mode="hva"]');
-  assert.equal(await page.locator('.side-card[data-seat="1"] select[name=agent]').inputValue(), 'greedy', 'greedy is the first AI');
+  assert.equal(await page.locator('.side-card[data-seat="1"] select[name=agent]').inputValue(), 'planner', 'the planner is the first AI');
   await page.locator('select[name=pace]').selectOption('0');
   await page.click('[data-testid=start]');
   await page.waitForURL(/#\/game\/\d+/);

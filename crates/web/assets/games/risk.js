@@ -91,7 +91,7 @@ export default {
   name: 'risk',
   title: 'Risk',
   seats: (n) => SEATS.slice(0, n),
-  defaultAgent: 'greedy',
+  defaultAgent: 'planner',
   // The lobby shows these first; the rest (cards, fortify, neutral, map, max_rounds) fold away.
   lobbyOptions: ['players', 'rules', 'setup'],
   optionChoices: {
