@@ -87,9 +87,13 @@ where
     R: RolloutPolicy<G> + 'static,
 {
     let d = IsmctsConfig::default();
-    let params = vec![ParamInfo::new("c", d.exploration, "UCB exploration constant")];
+    let mut params = vec![ParamInfo::new("c", d.exploration, "UCB exploration constant")];
+    params.extend(widening_params());
     AgentFactory::new(name, about, params, move |params, seed| {
-        let config = IsmctsConfig { exploration: params.get_in("c", 0.0..=100.0)? };
+        let config = IsmctsConfig {
+            exploration: params.get_in("c", 0.0..=100.0)?,
+            widening: widening_config(params)?,
+        };
         Ok(Box::new(Ismcts::new(config, make(params)?, seed)))
     })
 }
@@ -171,7 +175,7 @@ pub fn mcts_params<G: Game>() -> Vec<ParamInfo> {
     params
 }
 
-/// Progressive widening's parameters; off unless `widen` is set.
+/// Progressive widening's parameters, the same for MCTS and ISMCTS; off unless `widen` is set.
 fn widening_params() -> Vec<ParamInfo> {
     vec![
         ParamInfo::new(

@@ -495,4 +495,4 @@ where
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod widening_tests;
+pub(crate) mod widening_tests;

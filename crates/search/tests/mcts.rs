@@ -3,7 +3,9 @@ mod common;
 use common::{Endless, RandomTree, TakeAway, WideTake, random_eval};
 use ply_core::{Agent, Budget, Game, Limits, Params};
 use ply_search::factories::{mcts_config, mcts_params};
-use ply_search::{FinalChoice, Mcts, MctsConfig, NeutralEval, UniformRollout, Widening};
+use ply_search::{
+    FinalChoice, Ismcts, IsmctsConfig, Mcts, MctsConfig, NeutralEval, UniformRollout, Widening,
+};
 
 fn limits(iterations: u64) -> Limits {
     Limits::new(Budget::iterations(iterations))
@@ -174,6 +176,18 @@ fn widening_still_finds_a_forced_win_among_many_moves() {
             assert_eq!(d.action, stones % 21, "{stones} stones, {widening:?}, seed {seed}: {:?}", d.info);
             assert!(d.info.value.unwrap() > 0.5, "the win is recognised: {:?}", d.info);
         }
+    }
+}
+
+#[test]
+fn widening_ismcts_finds_the_forced_win_too() {
+    let game = WideTake { stones: 30, max: 20, player: 0, last: 0 };
+    let widening = Some(Widening { base: 2.0, exponent: 0.5 });
+    for seed in 0..3 {
+        let mut agent =
+            Ismcts::new(IsmctsConfig { widening, ..IsmctsConfig::default() }, UniformRollout, seed);
+        let d = agent.choose(&game, &limits(20_000), &mut |_| {});
+        assert_eq!(d.action, 9, "seed {seed}: {:?}", d.info);
     }
 }
 

@@ -8,19 +8,19 @@ use super::*;
 use crate::heuristics::{NeutralEval, UniformRollout};
 use ply_core::{Budget, Error, Player, Returns};
 
-const WIDE: u8 = 40;
+pub(crate) const WIDE: u8 = 40;
 const PICKS: u32 = 8;
 
 /// Two players take turns picking one of `WIDE` numbers, `PICKS` picks in all; player 0 wins if
 /// the sum is even. The line so far is the state, so no two lines meet.
 #[derive(Clone, Debug, PartialEq)]
-struct Wide {
+pub(crate) struct Wide {
     line: u64,
     picks: u32,
     sum: u32,
 }
 
-const START: Wide = Wide { line: 0, picks: 0, sum: 0 };
+pub(crate) const START: Wide = Wide { line: 0, picks: 0, sum: 0 };
 
 impl Game for Wide {
     type Action = u8;
@@ -67,7 +67,7 @@ impl Game for Wide {
     }
 }
 
-const SQRT: Widening = Widening { base: 1.0, exponent: 0.5 };
+pub(crate) const SQRT: Widening = Widening { base: 1.0, exponent: 0.5 };
 
 fn worker<'a, E: Evaluator<Wide>>(
     config: &'a MctsConfig,
