@@ -9,7 +9,7 @@ use crate::determinized::Determinized;
 use crate::evolution::{Evolution, EvolutionConfig};
 use crate::heuristics::{Evaluator, MoveOrderer, RolloutPolicy};
 use crate::ismcts::{Ismcts, IsmctsConfig};
-use crate::mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig, node_bytes};
+use crate::mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig, Widening, node_bytes};
 use crate::random::RandomAgent;
 use crate::tt::TranspositionTable;
 use crate::value::{DepthUnit, EvalScale};
@@ -87,9 +87,13 @@ where
     R: RolloutPolicy<G> + 'static,
 {
     let d = IsmctsConfig::default();
-    let params = vec![ParamInfo::new("c", d.exploration, "UCB exploration constant")];
+    let mut params = vec![ParamInfo::new("c", d.exploration, "UCB exploration constant")];
+    params.extend(widening_params());
     AgentFactory::new(name, about, params, move |params, seed| {
-        let config = IsmctsConfig { exploration: params.get_in("c", 0.0..=100.0)? };
+        let config = IsmctsConfig {
+            exploration: params.get_in("c", 0.0..=100.0)?,
+            widening: widening_config(params)?,
+        };
         Ok(Box::new(Ismcts::new(config, make(params)?, seed)))
     })
 }
@@ -141,7 +145,7 @@ where
 
 pub fn mcts_params<G: Game>() -> Vec<ParamInfo> {
     let d = MctsConfig::default();
-    vec![
+    let mut params = vec![
         ParamInfo::new("c", d.exploration, "UCB exploration constant"),
         ParamInfo::new("expand", d.expand_threshold, "visits before a leaf is expanded"),
         ParamInfo::new("rollout", "end", "playout length before the evaluator scores it: a number, or 'end'"),
@@ -166,7 +170,27 @@ pub fn mcts_params<G: Game>() -> Vec<ParamInfo> {
             d.leaf_mix,
             "weight of the evaluator's score of a leaf in its playout result (0: none)",
         ),
+    ];
+    params.extend(widening_params());
+    params
+}
+
+/// Progressive widening's parameters, the same for MCTS and ISMCTS; off unless `widen` is set.
+fn widening_params() -> Vec<ParamInfo> {
+    vec![
+        ParamInfo::new(
+            "widen",
+            0,
+            "progressive widening: a node on its n-th visit has at most max(1, widen * n^widen_exp) children, its other actions wait untried (0: off, every child at once)",
+        ),
+        ParamInfo::new("widen_exp", 0.5, "the exponent of progressive widening (with widen > 0)"),
     ]
+}
+
+fn widening_config(params: &Params) -> Result<Option<Widening>, Error> {
+    let base: f64 = params.get_in("widen", 0.0..=1e9)?;
+    let exponent = params.get_in("widen_exp", 0.0..=1.0)?;
+    Ok((base > 0.0).then_some(Widening { base, exponent }))
 }
 
 pub fn mcts_config(params: &Params) -> Result<MctsConfig, Error> {
@@ -192,6 +216,7 @@ pub fn mcts_config(params: &Params) -> Result<MctsConfig, Error> {
         },
         prior_visits: params.get_in("prior", 0..=1_000_000)?,
         leaf_mix: params.get_in("mix", 0.0..=1.0)?,
+        widening: widening_config(params)?,
     })
 }
 

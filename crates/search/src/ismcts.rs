@@ -17,6 +17,7 @@ use ply_core::{Agent, Decision, Game, Limits, SearchInfo, Turn};
 use rand::RngExt;
 
 use crate::heuristics::RolloutPolicy;
+use crate::mcts::Widening;
 
 /// Who chose a node's action when no player did.
 const CHANCE: u8 = u8::MAX;
@@ -28,11 +29,16 @@ const TIME_CHECK_INTERVAL: u64 = 16;
 pub struct IsmctsConfig {
     /// UCB exploration constant.
     pub exploration: f64,
+    /// Progressive widening as in [`crate::mcts`], counted over the children legal in the
+    /// iteration's determinization: a new one is tried only while they are fewer than the node's
+    /// visits allow (or none is legal). `None` tries every untried action before choosing among
+    /// tried ones.
+    pub widening: Option<Widening>,
 }
 
 impl Default for IsmctsConfig {
     fn default() -> Self {
-        IsmctsConfig { exploration: 0.7 }
+        IsmctsConfig { exploration: 0.7, widening: None }
     }
 }
 
@@ -113,7 +119,7 @@ impl<G: Game, R: RolloutPolicy<G>> Search<'_, G, R> {
                         .copied()
                         .filter(|&a| self.child_with(node, a).is_none())
                         .collect();
-                    if !untried.is_empty() {
+                    if !untried.is_empty() && self.may_widen(node) {
                         let action = untried[self.rng.random_range(0..untried.len())];
                         let child = self.add_child(node, action, p as u8);
                         self.mark_available(node);
@@ -138,6 +144,18 @@ impl<G: Game, R: RolloutPolicy<G>> Search<'_, G, R> {
         }
     }
 
+    /// Whether `node` may get another child on this visit: always without widening, else while its
+    /// children legal here are fewer than widening allows, and when none of them is.
+    fn may_widen(&self, node: usize) -> bool {
+        let Some(widening) = self.config.widening else { return true };
+        let legal_here = self.nodes[node]
+            .children
+            .iter()
+            .filter(|&&c| self.nodes[c].action.is_some_and(|a| self.actions.contains(&a)))
+            .count();
+        legal_here == 0 || (legal_here as u32) < widening.max_children(self.nodes[node].visits + 1)
+    }
+
     /// Every child whose action is legal in this determinization was available once more.
     fn mark_available(&mut self, node: usize) {
         for i in 0..self.nodes[node].children.len() {
@@ -157,7 +175,7 @@ impl<G: Game, R: RolloutPolicy<G>> Search<'_, G, R> {
             .copied()
             .filter(|&child| self.nodes[child].action.is_some_and(|a| self.actions.contains(&a)))
             .max_by(|&a, &b| self.ucb(a, c).total_cmp(&self.ucb(b, c)))
-            .expect("a legal child exists once every legal action is tried")
+            .expect("a legal child exists: one is added when none is")
     }
 
     fn ucb(&self, child: usize, c: f64) -> f64 {
@@ -241,5 +259,32 @@ impl<G: Game, R: RolloutPolicy<G>> Agent<G> for Ismcts<G, R> {
         };
         report(&info);
         Decision { action, info }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristics::UniformRollout;
+    use crate::mcts::widening_tests::{SQRT, START, WIDE};
+
+    #[test]
+    fn widening_caps_the_children_by_visits() {
+        let config = IsmctsConfig { widening: Some(SQRT), ..IsmctsConfig::default() };
+        let mut search = Search {
+            config: &config,
+            rollout: &UniformRollout,
+            viewer: 0,
+            nodes: vec![Node::new(None, CHANCE)],
+            rng: rng_from_seed(2),
+            actions: Vec::new(),
+            outcomes: Vec::new(),
+            path: Vec::new(),
+        };
+        for visits in 1..=900u32 {
+            search.iterate(&START);
+            let expected = ((visits as f64).sqrt().floor() as usize).clamp(1, usize::from(WIDE));
+            assert_eq!(search.nodes[0].children.len(), expected, "after {visits} visits");
+        }
     }
 }

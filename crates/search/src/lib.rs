@@ -19,5 +19,5 @@ pub use determinized::Determinized;
 pub use evolution::{Evolution, EvolutionConfig};
 pub use heuristics::{Evaluator, GeneratedOrder, MoveOrderer, NeutralEval, RolloutPolicy, UniformRollout};
 pub use ismcts::{Ismcts, IsmctsConfig};
-pub use mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig};
+pub use mcts::{ChanceDescent, FinalChoice, Mcts, MctsConfig, Widening};
 pub use random::RandomAgent;

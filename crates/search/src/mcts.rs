@@ -2,7 +2,8 @@
 //! sampled by probability, a score for every player (each node is judged by the player who chose
 //! the action leading to it, so two-player, multi-player and multi-action turns need nothing
 //! special), rollouts by a game-supplied policy with an optional evaluation cut-off, tree reuse
-//! between moves, and root parallelism over threads.
+//! between moves, progressive widening for decisions with many actions ([`Widening`]), and root
+//! parallelism over threads.
 
 use std::sync::Arc;
 
@@ -11,6 +12,9 @@ use ply_core::{Agent, Clock, Decision, Game, Limits, Returns, SearchInfo, Turn};
 use rand::RngExt;
 
 use crate::heuristics::{Evaluator, RolloutPolicy};
+
+mod tree;
+use tree::{CHANCE, NONE, Node, Tree};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FinalChoice {
@@ -44,6 +48,28 @@ pub struct MctsConfig {
     /// Weight of the evaluator's score of the leaf in a playout's result (the rest is the
     /// playout's own), as AlphaGo mixed its value network with rollouts; 0 plays out only.
     pub leaf_mix: f64,
+    /// Give a player's node its children a few at a time as its playouts grow, for decisions
+    /// with hundreds of actions; `None` gives every node all its children at once.
+    pub widening: Option<Widening>,
+}
+
+/// Progressive widening (Coulom 2007; progressive unpruning in Chaslot et al. 2008), in the
+/// power-law form `max(1, floor(base * n^exponent))`: the most children a node may have on its
+/// n-th playout (this one counted). Its other legal actions wait untried, in the random order
+/// drawn when it was expanded, and the next becomes a child when the count allows; only then is
+/// it judged by the evaluator for a prior. Virtual visits do not count, or a large prior would
+/// open every action at once. Chance nodes always get all their outcomes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Widening {
+    pub base: f64,
+    pub exponent: f64,
+}
+
+impl Widening {
+    pub fn max_children(&self, playouts: u32) -> u32 {
+        // `as` saturates: a huge allowance is simply every action.
+        (self.base * f64::from(playouts).powf(self.exponent)).floor().max(1.0) as u32
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,126 +95,20 @@ impl Default for MctsConfig {
             chance: ChanceDescent::Sample,
             prior_visits: 0,
             leaf_mix: 0.0,
+            widening: None,
         }
     }
 }
 
-const CHANCE: u8 = u8::MAX;
 /// Searches without a time budget and without an iteration budget stop after this many playouts.
 const DEFAULT_ITERATIONS: u64 = 10_000;
 const TIME_CHECK_INTERVAL: u64 = 16;
-/// How many explored nodes below the previous root are looked through for the new position.
-const REUSE_SEARCH_NODES: usize = 4096;
-
-#[derive(Clone, Debug)]
-struct Node<A> {
-    action: Option<A>,
-    /// The player who chose `action`, or [`CHANCE`].
-    mover: u8,
-    expanded: bool,
-    first_child: u32,
-    child_count: u32,
-    /// Playouts through this node plus its virtual (prior) visits.
-    visits: u32,
-    /// Virtual visits from the evaluator, included in `visits` and `total`.
-    prior: u32,
-    /// Sum of the mover's scores over the playouts through this node.
-    total: f64,
-    /// For chance outcomes: their probability.
-    probability: f64,
-}
 
 /// The memory one tree node takes, for [`ply_core::Resource::PerThreadItems`]: the node, and as
-/// much again for the node vector's growth by doubling.
+/// much again for the node vector's growth by doubling. Under widening the untried actions count
+/// against the node limit at their share of a node ([`Tree::size`]).
 pub const fn node_bytes<A>() -> u64 {
     2 * std::mem::size_of::<Node<A>>() as u64
-}
-
-impl<A> Node<A> {
-    fn new(action: Option<A>, mover: u8, probability: f64) -> Self {
-        Node {
-            action,
-            mover,
-            expanded: false,
-            first_child: 0,
-            child_count: 0,
-            visits: 0,
-            prior: 0,
-            total: 0.0,
-            probability,
-        }
-    }
-
-    fn children(&self) -> std::ops::Range<usize> {
-        self.first_child as usize..(self.first_child + self.child_count) as usize
-    }
-
-    fn playouts(&self) -> u32 {
-        self.visits - self.prior
-    }
-
-    fn mean(&self) -> f64 {
-        if self.visits == 0 { 0.0 } else { self.total / self.visits as f64 }
-    }
-}
-
-/// One search tree and the position at its root.
-struct Tree<G: Game> {
-    nodes: Vec<Node<G::Action>>,
-    root_state: G,
-}
-
-impl<G: Game + PartialEq> Tree<G> {
-    fn new(state: &G) -> Self {
-        Tree { nodes: vec![Node::new(None, CHANCE, 1.0)], root_state: state.clone() }
-    }
-
-    /// The subtree whose root is `state`, if `state` follows from the old root along explored
-    /// nodes; otherwise a fresh tree. The line actually played is most likely one the search
-    /// explored much, so nodes are looked at most-visited first, as deep as they go (a whole
-    /// turn of many actions and the opponents' replies), up to [`REUSE_SEARCH_NODES`].
-    fn reuse_for(self, state: &G) -> Self {
-        if &self.root_state == state {
-            return self;
-        }
-        let mut states = vec![self.root_state.clone()];
-        let mut frontier = std::collections::BinaryHeap::from([(self.nodes[0].visits, 0usize, 0usize)]);
-        let mut looked = 0;
-        while let Some((_, index, slot)) = frontier.pop() {
-            for child in self.nodes[index].children() {
-                let mut child_state = states[slot].clone();
-                child_state.apply(self.nodes[child].action.expect("children carry actions"));
-                if &child_state == state {
-                    return self.extract(child, child_state);
-                }
-                if self.nodes[child].expanded {
-                    states.push(child_state);
-                    frontier.push((self.nodes[child].visits, child, states.len() - 1));
-                }
-            }
-            looked += 1;
-            if looked >= REUSE_SEARCH_NODES {
-                break;
-            }
-        }
-        Tree::new(state)
-    }
-
-    /// Copies the subtree under `root` into a new tree, keeping every node's children together.
-    fn extract(&self, root: usize, root_state: G) -> Self {
-        let mut nodes = vec![self.nodes[root].clone()];
-        nodes[0].action = None;
-        let mut queue = std::collections::VecDeque::from([(root, 0usize)]);
-        while let Some((old, new)) = queue.pop_front() {
-            let range = self.nodes[old].children();
-            nodes[new].first_child = nodes.len() as u32;
-            for child in range {
-                queue.push_back((child, nodes.len()));
-                nodes.push(self.nodes[child].clone());
-            }
-        }
-        Tree { nodes, root_state }
-    }
 }
 
 pub struct Mcts<G: Game, E, R> {
@@ -256,13 +176,15 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
             if state.is_over() {
                 break;
             }
-            if !self.tree.nodes[node].expanded {
+            if !self.tree.nodes[node].expanded() {
                 let ready = node == 0 || self.tree.nodes[node].playouts() >= self.config.expand_threshold;
                 // The root is expanded whatever the limit: the move is chosen among its children.
-                if !ready || (node != 0 && self.tree.nodes.len() >= self.config.max_nodes) {
+                if !ready || (node != 0 && self.tree.size() >= self.config.max_nodes) {
                     break;
                 }
                 self.expand(node, &state);
+            } else if self.tree.nodes[node].widening() {
+                self.widen(node, &state);
             }
             node = self.select(node);
             state.apply(self.tree.nodes[node].action.expect("children carry actions"));
@@ -296,6 +218,14 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
         }
     }
 
+    /// How many children `index` may have on this visit.
+    fn allowed_children(&self, index: usize) -> u32 {
+        match self.config.widening {
+            Some(w) => w.max_children(self.tree.nodes[index].playouts() + 1),
+            None => u32::MAX,
+        }
+    }
+
     fn expand(&mut self, index: usize, state: &G) {
         let first = self.tree.nodes.len();
         match state.turn() {
@@ -307,39 +237,40 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
                     self.actions.swap(i, self.rng.random_range(0..=i));
                 }
                 let actions = std::mem::take(&mut self.actions);
-                let prior = self.config.prior_visits;
-                self.tree.nodes.extend(actions.iter().map(|&a| {
-                    let mut child = Node::new(Some(a), p as u8, 1.0);
-                    if prior > 0 {
-                        let mut after = state.clone();
-                        after.apply(a);
-                        let returns =
-                            if after.is_over() { after.returns() } else { self.eval.expected_scores(&after) };
-                        child.prior = prior;
-                        child.visits = prior;
-                        child.total = prior as f64 * returns.get(p);
-                    }
-                    child
-                }));
+                let now = actions.len().min(self.allowed_children(index) as usize);
+                let (eval, prior) = (self.eval, self.config.prior_visits);
+                self.tree.nodes.extend(actions[..now].iter().map(|&a| new_child(eval, prior, state, a, p)));
+                self.tree.adopt(index, first);
+                self.tree.defer(index, &actions[now..]);
                 self.actions = actions;
             }
             Turn::Chance => {
                 state.chance_outcomes(&mut self.outcomes);
                 self.tree.nodes.extend(self.outcomes.iter().map(|&(a, p)| Node::new(Some(a), CHANCE, p)));
+                self.tree.adopt(index, first);
             }
-            Turn::Over => {}
+            Turn::Over => self.tree.adopt(index, first),
         }
-        let count = (self.tree.nodes.len() - first) as u32;
-        let node = &mut self.tree.nodes[index];
-        node.expanded = true;
-        node.first_child = first as u32;
-        node.child_count = count;
+    }
+
+    /// Admits untried actions of `index` as children while its visits allow more.
+    fn widen(&mut self, index: usize, state: &G) {
+        let Turn::Player(p) = state.turn() else { unreachable!("only a player's node has untried actions") };
+        let allowed = self.allowed_children(index);
+        while let Some((action, children)) = self.tree.waiting(index) {
+            if children >= allowed || self.tree.size() >= self.config.max_nodes {
+                break;
+            }
+            let child = new_child(self.eval, self.config.prior_visits, state, action, p);
+            self.tree.admit(index, child);
+        }
     }
 
     fn select(&mut self, index: usize) -> usize {
         let node = &self.tree.nodes[index];
-        let children = node.children();
-        if self.tree.nodes[children.start].mover == CHANCE {
+        let first = self.tree.first_child(index) as usize;
+        let children = self.tree.children(index);
+        if self.tree.nodes[first].mover == CHANCE {
             if self.config.chance == ChanceDescent::Balanced {
                 let behind = |c: usize| {
                     let n = &self.tree.nodes[c];
@@ -348,17 +279,19 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
                 return children.min_by(|&a, &b| behind(a).total_cmp(&behind(b))).expect("outcomes");
             }
             let mut x: f64 = self.rng.random();
-            for child in children.clone() {
+            let mut last = first;
+            for child in children {
                 x -= self.tree.nodes[child].probability;
                 if x < 0.0 {
                     return child;
                 }
+                last = child;
             }
-            return children.end - 1;
+            return last;
         }
         let log_parent = (node.visits.max(1) as f64).ln();
         let c = self.config.exploration;
-        let mut best = children.start;
+        let mut best = first;
         let mut best_score = f64::NEG_INFINITY;
         for child in children {
             let n = &self.tree.nodes[child];
@@ -397,14 +330,15 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
 
     fn root_stats(&self, iterations: u64) -> RootStats<G::Action> {
         let nodes = &self.tree.nodes;
-        let children = nodes[0]
-            .children()
+        let children = self
+            .tree
+            .children(0)
             .map(|c| (nodes[c].action.unwrap(), nodes[c].visits, nodes[c].total))
             .collect();
         let mut pv = Vec::new();
         let mut index = 0;
-        while nodes[index].expanded && nodes[index].child_count > 0 {
-            let best = nodes[index].children().max_by_key(|&c| nodes[c].visits).unwrap();
+        while self.tree.first_child(index) != NONE {
+            let best = self.tree.children(index).max_by_key(|&c| nodes[c].visits).unwrap();
             if nodes[best].mover == CHANCE || nodes[best].playouts() == 0 {
                 break;
             }
@@ -413,6 +347,27 @@ impl<G: Game, E: Evaluator<G>, R: RolloutPolicy<G>> Worker<'_, G, E, R> {
         }
         RootStats { children, pv, iterations, score_sums: self.score_sums.clone() }
     }
+}
+
+/// A new child for player `p`'s `action` from `state`, with `prior` virtual visits scored by
+/// the evaluator if any.
+fn new_child<G: Game, E: Evaluator<G>>(
+    eval: &E,
+    prior: u32,
+    state: &G,
+    action: G::Action,
+    p: usize,
+) -> Node<G::Action> {
+    let mut child = Node::new(Some(action), p as u8, 1.0);
+    if prior > 0 {
+        let mut after = state.clone();
+        after.apply(action);
+        let returns = if after.is_over() { after.returns() } else { eval.expected_scores(&after) };
+        child.prior = prior;
+        child.visits = prior;
+        child.total = prior as f64 * returns.get(p);
+    }
+    child
 }
 
 impl<G, E, R> Agent<G> for Mcts<G, E, R>
@@ -472,14 +427,14 @@ where
                         let stats = worker.root_stats(done);
                         (worker.tree, stats)
                     };
-                    if threads == 1 { Err(work()) } else { Ok(scope.spawn(work)) }
+                    if threads == 1 { Err(Box::new(work())) } else { Ok(scope.spawn(work)) }
                 })
                 .collect();
             handles
                 .into_iter()
                 .map(|h| match h {
                     Ok(handle) => handle.join().expect("an MCTS thread panicked"),
-                    Err(result) => result,
+                    Err(result) => *result,
                 })
                 .collect()
         });
@@ -539,3 +494,5 @@ where
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+pub(crate) mod widening_tests;

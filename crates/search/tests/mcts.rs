@@ -1,8 +1,11 @@
 mod common;
 
-use common::{Endless, RandomTree, TakeAway, random_eval};
-use ply_core::{Agent, Budget, Game, Limits};
-use ply_search::{FinalChoice, Mcts, MctsConfig, NeutralEval, UniformRollout};
+use common::{Endless, RandomTree, TakeAway, WideTake, random_eval};
+use ply_core::{Agent, Budget, Game, Limits, Params};
+use ply_search::factories::{mcts_config, mcts_params};
+use ply_search::{
+    FinalChoice, Ismcts, IsmctsConfig, Mcts, MctsConfig, NeutralEval, UniformRollout, Widening,
+};
 
 fn limits(iterations: u64) -> Limits {
     Limits::new(Budget::iterations(iterations))
@@ -156,4 +159,47 @@ fn leaf_values_and_reported_scores_sum_to_one_for_any_number_of_players() {
         let mover_mean = (d.info.value.unwrap() + 1.0) / 2.0;
         assert!((mover_mean - 1.0 / players as f64).abs() < 1e-9, "the chosen move's mean: {mover_mean}");
     }
+}
+
+#[test]
+fn widening_still_finds_a_forced_win_among_many_moves() {
+    // Up to 20 stones a move: from n stones, taking n mod 21 leaves the opponent a lost 21. The
+    // root has 20 moves and so has every reply; widening opens them a few at a time. (The
+    // narrowest schedule, sqrt(n), needs more playouts here: the refuting replies wait longer.)
+    for (stones, widening) in [(30u8, (2.0, 0.5)), (35, (4.0, 0.5)), (40, (1.0, 0.7))] {
+        let game = WideTake { stones, max: 20, player: 0, last: 0 };
+        let (base, exponent) = widening;
+        let config = MctsConfig { widening: Some(Widening { base, exponent }), ..MctsConfig::default() };
+        for seed in 0..3 {
+            let mut agent = Mcts::new(config.clone(), NeutralEval, UniformRollout, seed);
+            let d = agent.choose(&game, &limits(20_000), &mut |_| {});
+            assert_eq!(d.action, stones % 21, "{stones} stones, {widening:?}, seed {seed}: {:?}", d.info);
+            assert!(d.info.value.unwrap() > 0.5, "the win is recognised: {:?}", d.info);
+        }
+    }
+}
+
+#[test]
+fn widening_ismcts_finds_the_forced_win_too() {
+    let game = WideTake { stones: 30, max: 20, player: 0, last: 0 };
+    let widening = Some(Widening { base: 2.0, exponent: 0.5 });
+    for seed in 0..3 {
+        let mut agent =
+            Ismcts::new(IsmctsConfig { widening, ..IsmctsConfig::default() }, UniformRollout, seed);
+        let d = agent.choose(&game, &limits(20_000), &mut |_| {});
+        assert_eq!(d.action, 9, "seed {seed}: {:?}", d.info);
+    }
+}
+
+#[test]
+fn widening_is_off_unless_a_spec_asks_for_it() {
+    let config = |spec: &str| mcts_config(&Params::parse("mcts", mcts_params::<TakeAway>(), spec)?);
+    assert_eq!(config("").unwrap().widening, None);
+    assert_eq!(config("widen=0").unwrap().widening, None);
+    assert_eq!(config("widen=2").unwrap().widening, Some(Widening { base: 2.0, exponent: 0.5 }));
+    assert_eq!(
+        config("widen=1.5,widen_exp=0.25").unwrap().widening,
+        Some(Widening { base: 1.5, exponent: 0.25 })
+    );
+    assert!(config("widen=-1").is_err() && config("widen=1,widen_exp=2").is_err());
 }

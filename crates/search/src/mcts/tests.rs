@@ -72,7 +72,7 @@ fn root_outcome_visits(chance: ChanceDescent, iterations: u64) -> Vec<u32> {
         score_sums: vec![0.0; 1],
     };
     worker.run(&Limits::new(ply_core::Budget::iterations(iterations)).start(), Some(iterations));
-    worker.tree.nodes[0].children().map(|c| worker.tree.nodes[c].visits).collect()
+    worker.tree.children(0).map(|c| worker.tree.nodes[c].visits).collect()
 }
 
 #[test]
@@ -151,7 +151,7 @@ fn a_reused_tree_reaches_past_a_whole_turn_and_the_reply() {
     // Follow the most visited line 12 actions down.
     let (mut index, mut state) = (0, start.clone());
     for _ in 0..2 * TURN {
-        index = tree.nodes[index].children().max_by_key(|&c| tree.nodes[c].visits).expect("explored");
+        index = tree.children(index).max_by_key(|&c| tree.nodes[c].visits).expect("explored");
         state.apply(tree.nodes[index].action.unwrap());
     }
     let visits = tree.nodes[index].visits;

@@ -194,6 +194,45 @@ impl Game for TakeAway {
     }
 }
 
+/// Take-away with up to `max` stones a move: the winning move from n stones is to take
+/// n mod (max + 1). A broad game with a forced win, for progressive widening.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WideTake {
+    pub stones: u8,
+    pub max: u8,
+    pub player: u8,
+    pub last: u8,
+}
+
+impl Game for WideTake {
+    type Action = u8;
+    numbered_actions!();
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn turn(&self) -> Turn {
+        if self.stones == 0 { Turn::Over } else { Turn::Player(self.player as usize) }
+    }
+    fn legal_actions(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend((1..=self.max).filter(|&k| k <= self.stones));
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(u8, f64)>) {
+        out.clear();
+    }
+    fn apply(&mut self, k: u8) {
+        self.stones -= k;
+        self.last = self.player;
+        self.player = 1 - self.player;
+    }
+    fn returns(&self) -> Returns {
+        Returns::win(2, self.last as usize)
+    }
+    fn to_text(&self) -> String {
+        self.stones.to_string()
+    }
+}
+
 /// A gamble: player 0 plays safe (a position its evaluation gives 0.1, a 55% chance) or takes a
 /// risk (a die: on a one player 0 loses at once, otherwise a position worth 0.9, a 95% chance).
 /// Either way player 1 then has one forced move. The risk wins 79% of the time and is right.
