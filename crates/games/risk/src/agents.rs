@@ -191,6 +191,7 @@ fn mcts() -> AgentFactory<Risk> {
 pub fn factories() -> Vec<AgentFactory<Risk>> {
     vec![
         mcts(),
+        crate::document::factory(),
         AgentFactory::new(
             "greedy",
             "baseline: trades, drafts to the best front, attacks at 60% odds or better, fortifies the front",
