@@ -24,6 +24,11 @@ pub fn features(state: &Risk, seat: Player) -> [f64; 4] {
 /// ([`crate::document`]) scores its own lighter positions with it.
 pub fn features_on(map: &Map, owner: &[u8], armies: &[u16], seat: u8) -> [f64; 4] {
     let own = (0..map.len()).filter(|&t| owner[t] == seat).fold(0u64, |set, t| set | 1 << t);
+    features_of_set(map, own, armies)
+}
+
+/// [`features_on`] for the holder of the territories in `own`.
+pub fn features_of_set(map: &Map, own: u64, armies: &[u16]) -> [f64; 4] {
     if own == 0 {
         return [0.0; 4];
     }

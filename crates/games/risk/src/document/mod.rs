@@ -15,7 +15,7 @@ use ply_search::{AlphaBeta, AlphaBetaConfig, Evaluator, MoveOrderer};
 pub use agent::MinimaxAgent;
 pub use prediction::{Move, Prediction, battle};
 
-use crate::eval::{features_on, weigh};
+use crate::eval::{features_of_set, weigh};
 
 /// The tuned weights (docs/risk-minimax.md, "Tuning").
 pub const DEFAULT_WEIGHTS: &str = "1,1,1,1";
@@ -34,7 +34,7 @@ pub struct DocumentEval {
 
 impl DocumentEval {
     pub fn value(&self, state: &Prediction, player: Player) -> f64 {
-        let features = features_on(state.map(), state.owners(), state.army_counts(), player as u8);
+        let features = features_of_set(state.map(), state.territories_of(player as u8), state.army_counts());
         2.0 * weigh(&features, &self.weights) - 1.0
     }
 }

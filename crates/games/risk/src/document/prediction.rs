@@ -172,10 +172,11 @@ impl Prediction {
     fn begin_turn(&mut self) {
         self.attacks_left = self.max_attacks;
         self.acted = false;
-        let seat = self.current;
+        let own = self.held[self.current as usize];
+        let reserve = draft::reinforcements(self.map(), own);
         let n = self.map().len();
-        let reserve = draft::reinforcements(self.map(), self.held[seat as usize]);
-        for (t, armies) in draft::allocation(self.map(), &self.owner[..n], &self.armies[..n], seat, reserve) {
+        let placed = draft::allocate(self.map(), &self.armies[..n], own, reserve);
+        for (t, armies) in placed.iter() {
             self.armies[t] = self.armies[t].saturating_add(armies);
         }
     }
@@ -325,10 +326,15 @@ impl Game for Prediction {
         None
     }
 
+    /// A multiply-rotate hash with a SplitMix finish: SipHash over every territory cost more
+    /// than a tenth of the search.
     fn hash_key(&self) -> Option<u64> {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        self.hash(&mut hasher);
-        Some(hasher.finish())
+        let mut h = u64::from(self.current) | u64::from(self.attacks_left) << 8 | u64::from(self.acted) << 16;
+        for t in 0..self.map().len() {
+            let word = u64::from(self.armies[t]) | u64::from(self.owner[t]) << 16 | (t as u64) << 24;
+            h = (h ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        }
+        Some(ply_core::rng::derive_seed(h, 0))
     }
 
     fn action_to_text(&self, action: Move) -> String {
