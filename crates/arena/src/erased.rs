@@ -15,7 +15,7 @@ use crate::runner::{
     MatchReport, RunOptions, SprtReport, TournamentReport, run_match, run_sprt, run_tournament,
 };
 use crate::stats::Sprt;
-use crate::tune::run_tune;
+use crate::tune::{Checkpoint, run_tune};
 use ply_search::genetic::{GenerationReport, GeneticConfig, TuneResult};
 
 /// An agent kind as listed by `ply agents`.
@@ -49,13 +49,15 @@ pub trait DynGame: Send + Sync {
     fn run_sprt(&self, specs: [&AgentSpec; 2], sprt: Sprt, options: &RunOptions)
     -> Result<SprtReport, Error>;
     fn bench(&self) -> Result<BenchReport, Error>;
-    /// Evolves the weight vector in parameter `param` of `spec` (see [`crate::tune`]).
+    /// Evolves the weight vector in parameter `param` of `spec`, keeping and resuming a
+    /// checkpoint if given (see [`crate::tune`]).
     fn tune(
         &self,
         spec: &AgentSpec,
         param: &str,
         config: &GeneticConfig,
         options: &RunOptions,
+        checkpoint: Option<&Checkpoint>,
         progress: &mut (dyn FnMut(&GenerationReport) + Send),
     ) -> Result<TuneResult, Error>;
 }
@@ -188,9 +190,10 @@ impl<G: GameDef> DynGame for Registered<G> {
         param: &str,
         config: &GeneticConfig,
         options: &RunOptions,
+        checkpoint: Option<&Checkpoint>,
         progress: &mut (dyn FnMut(&GenerationReport) + Send),
     ) -> Result<TuneResult, Error> {
-        run_tune::<G>(spec, param, config, options, progress)
+        run_tune::<G>(spec, param, config, options, checkpoint, progress)
     }
 }
 

@@ -1,12 +1,208 @@
 //! `ply tune`: the genetic tuner (`ply_search::genetic`) on any agent that takes a weight
 //! vector as a parameter. Each tuner game is one arena game between two copies of the agent that
 //! differ only in that parameter; who moves first alternates with the game's seed.
+//!
+//! A run may keep a checkpoint file, written after every generation (docs/formats.md, "Tuning
+//! checkpoints"): the run it belongs to, the genes with their fitness, the offspring waiting for
+//! the next generation and every generation's report. Resumed from it, a run plays the games it
+//! has not played yet and ends as it would have without stopping, bit for bit.
+
+use std::path::{Path, PathBuf};
 
 use ply_core::{AgentSpec, Error, GameDef};
-use ply_search::genetic::{GenerationReport, GeneticConfig, TuneResult, tune};
+use ply_search::genetic::{Gene, GenerationReport, GeneticConfig, TuneResult, TuneState, tune_from};
+use serde::{Deserialize, Serialize};
 
 use crate::play::{GameSetup, play_game};
-use crate::runner::RunOptions;
+use crate::runner::{RunOptions, progress_bar};
+
+/// Where a run keeps its checkpoint, and whether it goes on from the one there.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    pub path: PathBuf,
+    pub resume: bool,
+}
+
+const FORMAT: &str = "ply-tune-checkpoint/1";
+
+/// What makes two runs the same run: a checkpoint is only resumed by its own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct RunIdentity {
+    game: String,
+    agent: String,
+    param: String,
+    options: String,
+    time_ms: Option<u64>,
+    iterations: Option<u64>,
+}
+
+/// [`GeneticConfig`] as saved; `generations` may grow when a finished run is resumed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct SavedConfig {
+    population: usize,
+    weights: usize,
+    min_weight: f64,
+    max_weight: f64,
+    tournaments: usize,
+    tournament_size: usize,
+    selected_per_tournament: usize,
+    children: usize,
+    mutants: usize,
+    generations: usize,
+    seed: u64,
+}
+
+impl From<&GeneticConfig> for SavedConfig {
+    fn from(c: &GeneticConfig) -> Self {
+        SavedConfig {
+            population: c.population,
+            weights: c.weights,
+            min_weight: c.min_weight,
+            max_weight: c.max_weight,
+            tournaments: c.tournaments,
+            tournament_size: c.tournament_size,
+            selected_per_tournament: c.selected_per_tournament,
+            children: c.children,
+            mutants: c.mutants,
+            generations: c.generations,
+            seed: c.seed,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct SavedReport {
+    generation: usize,
+    best: Vec<f64>,
+    best_fitness: f64,
+    mean_fitness: f64,
+    games: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct SavedGene {
+    weights: Vec<f64>,
+    fitness: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct SavedRun {
+    format: String,
+    run: RunIdentity,
+    config: SavedConfig,
+    generations_done: usize,
+    /// Every generation's best gene and fitness, and the mean fitness: for people to read.
+    reports: Vec<SavedReport>,
+    population: Vec<SavedGene>,
+    offspring: Vec<Vec<f64>>,
+}
+
+impl SavedRun {
+    fn new(run: &RunIdentity, config: &GeneticConfig, state: &TuneState) -> Self {
+        SavedRun {
+            format: FORMAT.into(),
+            run: run.clone(),
+            config: config.into(),
+            generations_done: state.generations_done,
+            reports: state
+                .reports
+                .iter()
+                .map(|r| SavedReport {
+                    generation: r.generation,
+                    best: r.best.clone(),
+                    best_fitness: r.best_fitness,
+                    mean_fitness: r.mean_fitness,
+                    games: r.games,
+                })
+                .collect(),
+            population: state
+                .population
+                .iter()
+                .map(|g| SavedGene { weights: g.weights.clone(), fitness: g.fitness })
+                .collect(),
+            offspring: state.offspring.clone(),
+        }
+    }
+
+    fn state(&self) -> TuneState {
+        TuneState {
+            generations_done: self.generations_done,
+            population: self
+                .population
+                .iter()
+                .map(|g| Gene { weights: g.weights.clone(), fitness: g.fitness })
+                .collect(),
+            offspring: self.offspring.clone(),
+            reports: self
+                .reports
+                .iter()
+                .map(|r| GenerationReport {
+                    generation: r.generation,
+                    best: r.best.clone(),
+                    best_fitness: r.best_fitness,
+                    mean_fitness: r.mean_fitness,
+                    games: r.games,
+                })
+                .collect(),
+        }
+    }
+}
+
+fn write_checkpoint(path: &Path, saved: &SavedRun) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(saved).map_err(|e| e.to_string())?;
+    // Written aside and renamed over: a run killed while writing leaves the last whole one.
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    std::fs::write(&partial, text + "\n")
+        .and_then(|()| std::fs::rename(&partial, path))
+        .map_err(|e| format!("cannot write the checkpoint {}: {e}", path.display()))
+}
+
+/// The state to start from: the checkpoint's when resuming (checked to be of this run), a new
+/// run's otherwise (refusing to write over a checkpoint that is there).
+fn starting_state(
+    checkpoint: Option<&Checkpoint>,
+    run: &RunIdentity,
+    config: &GeneticConfig,
+) -> Result<TuneState, Error> {
+    let Some(checkpoint) = checkpoint else { return Ok(TuneState::start(config)) };
+    let path = checkpoint.path.display();
+    if !checkpoint.resume {
+        if checkpoint.path.exists() {
+            return Err(Error::spec(format!(
+                "the checkpoint {path} exists: --resume goes on from it; to start anew, remove it"
+            )));
+        }
+        return Ok(TuneState::start(config));
+    }
+    let text = std::fs::read_to_string(&checkpoint.path)
+        .map_err(|e| Error::spec(format!("cannot read the checkpoint {path}: {e}")))?;
+    let saved: SavedRun = serde_json::from_str(&text)
+        .map_err(|e| Error::spec(format!("the checkpoint {path} is not one ply tune wrote: {e}")))?;
+    if saved.format != FORMAT {
+        return Err(Error::spec(format!(
+            "the checkpoint {path} is in format '{}', not {FORMAT}",
+            saved.format
+        )));
+    }
+    if saved.run != *run {
+        return Err(Error::spec(format!(
+            "the checkpoint {path} is of another run: {:?}, this one is {:?}",
+            saved.run, run
+        )));
+    }
+    let wanted = SavedConfig { generations: saved.config.generations, ..config.into() };
+    if saved.config != wanted {
+        return Err(Error::spec(format!(
+            "the checkpoint {path} was made with other tuner settings (only --generations may change): {:?}",
+            saved.config
+        )));
+    }
+    let state = saved.state();
+    state.check(config).map_err(|e| Error::spec(format!("the checkpoint {path}: {e}")))?;
+    Ok(state)
+}
 
 fn with_weights(spec: &AgentSpec, param: &str, weights: &[f64]) -> AgentSpec {
     let mut spec = spec.clone();
@@ -22,13 +218,18 @@ pub fn tuned_spec(spec: &AgentSpec, param: &str, weights: &[f64]) -> AgentSpec {
     with_weights(spec, param, &rounded)
 }
 
+/// Evolves the weight vector `param` of `spec`. With a checkpoint, every generation is saved
+/// to it, and `resume` goes on from it; generations done before are reported again first, so
+/// that a resumed run tells the whole story.
 pub fn run_tune<G: GameDef>(
     spec: &AgentSpec,
     param: &str,
     config: &GeneticConfig,
     options: &RunOptions,
+    checkpoint: Option<&Checkpoint>,
     progress: &mut (dyn FnMut(&GenerationReport) + Send),
 ) -> Result<TuneResult, Error> {
+    config.validate().map_err(Error::spec)?;
     // Fail now, with the agent's own message, if it has no such parameter or wants another
     // number of weights.
     let probe = vec![config.min_weight; config.weights];
@@ -41,6 +242,21 @@ pub fn run_tune<G: GameDef>(
             state.num_players()
         )));
     }
+    let run = RunIdentity {
+        game: G::NAME.into(),
+        agent: spec.to_string(),
+        param: param.into(),
+        options: options.options.clone(),
+        time_ms: options.budget.time.map(|t| t.as_millis() as u64),
+        iterations: options.budget.iterations,
+    };
+    let start = starting_state(checkpoint, &run, config)?;
+    for report in &start.reports {
+        progress(report);
+    }
+    let per_generation = config.tournaments * config.tournament_size * (config.tournament_size - 1) / 2;
+    let left = config.generations.saturating_sub(start.generations_done) * per_generation;
+    let bar = progress_bar(left as u64, options.progress);
     let play = |a: &[f64], b: &[f64], seed: u64| -> Result<f64, String> {
         let specs = [with_weights(spec, param, a), with_weights(spec, param, b)];
         let a_first = seed.is_multiple_of(2);
@@ -58,11 +274,25 @@ pub fn run_tune<G: GameDef>(
         // parameter range inside --min..--max), or an agent may fail in play.
         let record = play_game::<G>(&setup)
             .map_err(|e| format!("a tuning game failed ({} against {}): {e}", specs[0], specs[1]))?;
+        bar.inc(1);
         Ok(record.returns[if a_first { 0 } else { 1 }])
+    };
+    let after_generation = |report: &GenerationReport, state: &TuneState| -> Result<(), String> {
+        bar.set_message(format!(
+            "gen {}/{} best {:.3}",
+            report.generation, config.generations, report.best_fitness
+        ));
+        bar.suspend(|| progress(report));
+        match checkpoint {
+            Some(c) => write_checkpoint(&c.path, &SavedRun::new(&run, config, state)),
+            None => Ok(()),
+        }
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build()
         .map_err(|e| Error::spec(format!("cannot start threads: {e}")))?;
-    pool.install(|| tune(config, play, progress)).map_err(Error::spec)
+    let result = pool.install(|| tune_from(config, start, play, after_generation)).map_err(Error::spec);
+    bar.finish_and_clear();
+    result
 }

@@ -155,7 +155,7 @@ fn a_tuning_game_that_fails_is_an_error() {
     };
     // mcts takes c up to 100: the probe at c=0 passes, games with a larger c cannot be set up.
     let err = entry::<Connect4>()
-        .tune(&spec("mcts"), "c", &config, &options(1, 1, 2, ""), &mut |_| {})
+        .tune(&spec("mcts"), "c", &config, &options(1, 1, 2, ""), None, &mut |_| {})
         .unwrap_err()
         .to_string();
     assert!(err.contains("tuning game failed") && err.contains("between 0 and 100"), "{err}");

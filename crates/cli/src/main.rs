@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use ply_arena::record::write_jsonl;
-use ply_arena::tune::tuned_spec;
+use ply_arena::tune::{Checkpoint, tuned_spec};
 use ply_arena::{GameRecord, RunOptions, Sprt};
 use ply_cli::{engine, report};
 use ply_core::{AgentSpec, Budget};
@@ -95,6 +95,14 @@ enum Command {
         /// Number of weights in the vector.
         #[arg(long)]
         weights: usize,
+        /// Save the run to this file after every generation (population, fitness, each
+        /// generation's report), to resume it with --resume.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        /// Go on from the --checkpoint file: plays only the games not yet played and ends as the
+        /// run would have without stopping. --generations may be raised to extend a finished run.
+        #[arg(long, requires = "checkpoint")]
+        resume: bool,
         #[command(flatten)]
         genetic: GeneticArgs,
         #[command(flatten)]
@@ -359,7 +367,7 @@ fn run(cli: Cli) -> Result<()> {
                 out!("{}", report::sprt_table(&report, options.threads));
             }
         }
-        Command::Tune { game, agent, param, weights, genetic: g, run } => {
+        Command::Tune { game, agent, param, weights, checkpoint, resume, genetic: g, run } => {
             let game = ply_games::find(&game)?;
             let spec = spec(&agent)?;
             let options = run.options()?;
@@ -390,7 +398,8 @@ fn run(cli: Cli) -> Result<()> {
                     );
                 }
             };
-            let result = game.tune(&spec, &param, &config, &options, &mut progress)?;
+            let checkpoint = checkpoint.map(|path| Checkpoint { path, resume });
+            let result = game.tune(&spec, &param, &config, &options, checkpoint.as_ref(), &mut progress)?;
             let best = tuned_spec(&spec, &param, &result.best);
             if json {
                 let report = serde_json::json!({

@@ -334,6 +334,78 @@ fn tune_evolves_weights_and_rejects_agents_without_them() {
 }
 
 #[test]
+fn tune_resumed_from_its_checkpoint_ends_as_if_never_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.json");
+    let path = file.to_str().unwrap();
+    let run: &[&str] = &[
+        "tune",
+        "connect4",
+        "alphabeta:depth=1",
+        "--weights",
+        "2",
+        "--population",
+        "10",
+        "--tournaments",
+        "2",
+        "--tournament-size",
+        "4",
+        "--selected",
+        "2",
+        "--children",
+        "3",
+        "--mutants",
+        "2",
+        "--iters",
+        "500",
+        "--seed",
+        "5",
+    ];
+    let (ok, whole, err) = ply(&[run, &["--generations", "3"]].concat());
+    assert!(ok, "{err}");
+    let (ok, whole_json, _) = ply(&[run, &["--generations", "3", "--json"]].concat());
+    assert!(ok);
+    // Stopped after the first generation: a run of one generation with a checkpoint.
+    let (ok, first, err) = ply(&[run, &["--generations", "1", "--checkpoint", path]].concat());
+    assert!(ok, "{err}");
+    assert!(whole.starts_with(first.lines().next().unwrap()), "{first}\n{whole}");
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["generations_done"], 1);
+    assert_eq!(saved["population"].as_array().unwrap().len(), 10);
+    assert_eq!(saved["offspring"].as_array().unwrap().len(), 5, "waiting for generation 2");
+    assert!(
+        saved["reports"][0]["best_fitness"].is_number() && saved["reports"][0]["mean_fitness"].is_number()
+    );
+    // Without --resume an existing checkpoint is not written over.
+    let (ok, _, err) = ply(&[run, &["--generations", "3", "--checkpoint", path]].concat());
+    assert!(!ok && err.contains("--resume"), "{err}");
+    // Resumed to three generations: the same lines, the same best weights, in table and JSON.
+    let resumed: Vec<&str> = vec!["--generations", "3", "--checkpoint", path, "--resume"];
+    let (ok, again, err) = ply(&[run, &resumed].concat());
+    assert!(ok, "{err}");
+    assert_eq!(again, whole);
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["generations_done"], 3);
+    assert_eq!(saved["reports"].as_array().unwrap().len(), 3);
+    // Resuming a finished run plays nothing and reports the same (also in JSON).
+    let (ok, again_json, err) = ply(&[run, &resumed, &["--json"]].concat());
+    assert!(ok, "{err}");
+    assert_eq!(again_json, whole_json);
+    // Only its own run resumes it.
+    for other in [&["--seed", "6"][..], &["--population", "12"], &["--iters", "400"]] {
+        let mut args = run.to_vec();
+        for pair in other.chunks(2) {
+            let at = args.iter().position(|a| *a == pair[0]).unwrap();
+            args[at + 1] = pair[1];
+        }
+        let (ok, _, err) = ply(&[&args[..], &resumed].concat());
+        assert!(!ok && err.contains("checkpoint"), "{other:?}: {err}");
+    }
+    let (ok, _, err) = ply(&[run, &["--resume"]].concat());
+    assert!(!ok && err.contains("--checkpoint"), "{err}");
+}
+
+#[test]
 fn tune_reports_a_failed_game_and_bad_bounds_as_errors() {
     let small = [
         "--population",

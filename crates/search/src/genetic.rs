@@ -8,6 +8,10 @@
 //! `mutants` by copying a kept gene and redrawing one weight; the new genes replace as many of
 //! the worst genes of the population (by the fitness of their latest tournament; genes not yet
 //! measured count as worst). After the last generation the gene with the best latest fitness wins.
+//!
+//! A run can stop after any generation and go on later to the same result ([`TuneState`],
+//! [`tune_from`]): each generation draws from a generator of its own, seeded from the run's
+//! seed and its number.
 
 use ply_core::rng::{derive_seed, rng_from_seed};
 use rand::RngExt;
@@ -97,6 +101,78 @@ pub struct TuneResult {
     pub population: Vec<Gene>,
 }
 
+/// Where a run stands between two generations: enough to go on exactly as if it had never
+/// stopped. Each generation draws from its own generator, seeded from the run's seed and the
+/// generation's number, so nothing else of the past is needed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneState {
+    pub generations_done: usize,
+    pub population: Vec<Gene>,
+    /// The children and mutants of the last generation done, waiting to replace the worst genes
+    /// when the next generation starts (after the run's last generation they never do).
+    pub offspring: Vec<Vec<f64>>,
+    pub reports: Vec<GenerationReport>,
+}
+
+impl TuneState {
+    /// Generation 0: a random population.
+    pub fn start(config: &GeneticConfig) -> TuneState {
+        let mut rng = rng_from_seed(config.seed);
+        let population = (0..config.population)
+            .map(|_| Gene {
+                weights: (0..config.weights)
+                    .map(|_| rng.random_range(config.min_weight..=config.max_weight))
+                    .collect(),
+                fitness: None,
+            })
+            .collect();
+        TuneState { generations_done: 0, population, offspring: Vec::new(), reports: Vec::new() }
+    }
+
+    /// Whether this state can be a point of a run with `config`.
+    pub fn check(&self, config: &GeneticConfig) -> Result<(), String> {
+        let checks = [
+            (self.population.len() == config.population, "as many genes as the population"),
+            (
+                self.population
+                    .iter()
+                    .map(|g| &g.weights)
+                    .chain(&self.offspring)
+                    .all(|w| w.len() == config.weights),
+                "genes of as many weights as the run",
+            ),
+            (self.reports.len() == self.generations_done, "a report per generation done"),
+            (self.generations_done <= config.generations, "no more generations done than asked"),
+            (
+                self.offspring.len()
+                    == if self.generations_done == 0 { 0 } else { config.children + config.mutants },
+                "the last generation's children and mutants",
+            ),
+        ];
+        match checks.iter().find(|(ok, _)| !ok) {
+            Some((_, need)) => Err(format!("the saved run does not fit: it needs {need}")),
+            None => Ok(()),
+        }
+    }
+
+    /// The best gene so far, with the whole story.
+    pub fn result(&self) -> TuneResult {
+        let (best_index, best_fitness) = best_gene(&self.population);
+        TuneResult {
+            best: self.population[best_index].weights.clone(),
+            best_fitness,
+            generations: self.reports.clone(),
+            population: self.population.clone(),
+        }
+    }
+}
+
+/// The generator of generation `generation` (counted from 0).
+fn generation_rng(config: &GeneticConfig, generation: usize) -> ply_core::rng::Rng {
+    const GENERATIONS: u64 = 0x6765_6e65_7261_7465;
+    rng_from_seed(derive_seed(derive_seed(config.seed, GENERATIONS), generation as u64))
+}
+
 /// Runs the tuner. `play(a, b, seed)` plays one game and returns `a`'s score (1 win, 0.5 draw,
 /// 0 loss), or why the game could not be played, which ends the run with that error; games of a
 /// tournament run in parallel, each with its own seed, so a run is reproducible whatever the
@@ -107,17 +183,28 @@ pub fn tune(
     mut progress: impl FnMut(&GenerationReport),
 ) -> Result<TuneResult, String> {
     config.validate()?;
-    let mut rng = rng_from_seed(config.seed);
-    let mut population: Vec<Gene> = (0..config.population)
-        .map(|_| Gene {
-            weights: (0..config.weights)
-                .map(|_| rng.random_range(config.min_weight..=config.max_weight))
-                .collect(),
-            fitness: None,
-        })
-        .collect();
-    let mut reports = Vec::new();
-    for generation in 0..config.generations {
+    tune_from(config, TuneState::start(config), play, |report, _| {
+        progress(report);
+        Ok(())
+    })
+}
+
+/// Runs the tuner on from `state` (a fresh [`TuneState::start`] or one saved after a
+/// generation) to `config.generations`: the same games and the same result as a run never
+/// stopped. `after_generation` hears each finished generation with the state to save; an error
+/// from it ends the run.
+pub fn tune_from(
+    config: &GeneticConfig,
+    mut state: TuneState,
+    play: impl Fn(&[f64], &[f64], u64) -> Result<f64, String> + Sync,
+    mut after_generation: impl FnMut(&GenerationReport, &TuneState) -> Result<(), String>,
+) -> Result<TuneResult, String> {
+    config.validate()?;
+    state.check(config)?;
+    for generation in state.generations_done..config.generations {
+        replace_worst(&mut state.population, std::mem::take(&mut state.offspring));
+        let mut rng = generation_rng(config, generation);
+        let population = &mut state.population;
         let mut selected: Vec<usize> = Vec::new();
         let mut games = 0;
         for tournament in 0..config.tournaments {
@@ -178,7 +265,7 @@ pub fn tune(
         }
 
         let measured: Vec<f64> = population.iter().filter_map(|g| g.fitness).collect();
-        let (best_index, best_fitness) = best_gene(&population);
+        let (best_index, best_fitness) = best_gene(population);
         let report = GenerationReport {
             generation: generation + 1,
             best: population[best_index].weights.clone(),
@@ -186,29 +273,25 @@ pub fn tune(
             mean_fitness: measured.iter().sum::<f64>() / measured.len().max(1) as f64,
             games,
         };
-        progress(&report);
-        reports.push(report);
-
-        // The last generation's offspring would never be measured: it only reports.
-        if generation + 1 < config.generations {
-            let mut order: Vec<usize> = (0..population.len()).collect();
-            order.sort_by(|&a, &b| {
-                let fa = population[a].fitness.unwrap_or(f64::NEG_INFINITY);
-                let fb = population[b].fitness.unwrap_or(f64::NEG_INFINITY);
-                fa.total_cmp(&fb)
-            });
-            for (slot, weights) in order.into_iter().zip(offspring) {
-                population[slot] = Gene { weights, fitness: None };
-            }
-        }
+        state.offspring = offspring;
+        state.reports.push(report.clone());
+        state.generations_done = generation + 1;
+        after_generation(&report, &state)?;
     }
-    let (best_index, best_fitness) = best_gene(&population);
-    Ok(TuneResult {
-        best: population[best_index].weights.clone(),
-        best_fitness,
-        generations: reports,
-        population,
-    })
+    Ok(state.result())
+}
+
+/// The new genes take the places of the worst (genes not yet measured count as worst).
+fn replace_worst(population: &mut [Gene], offspring: Vec<Vec<f64>>) {
+    let mut order: Vec<usize> = (0..population.len()).collect();
+    order.sort_by(|&a, &b| {
+        let fa = population[a].fitness.unwrap_or(f64::NEG_INFINITY);
+        let fb = population[b].fitness.unwrap_or(f64::NEG_INFINITY);
+        fa.total_cmp(&fb)
+    });
+    for (slot, weights) in order.into_iter().zip(offspring) {
+        population[slot] = Gene { weights, fitness: None };
+    }
 }
 
 fn best_gene(population: &[Gene]) -> (usize, f64) {

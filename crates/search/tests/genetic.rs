@@ -1,4 +1,4 @@
-use ply_search::genetic::{GeneticConfig, tune};
+use ply_search::genetic::{GeneticConfig, TuneState, tune, tune_from};
 
 /// A "game" between two weight vectors: the one closer to a hidden target wins.
 fn closer_wins(a: &[f64], b: &[f64], _seed: u64) -> Result<f64, String> {
@@ -59,4 +59,68 @@ fn weight_bounds_must_be_finite() {
         let err = tune(&bad, |_: &[f64], _: &[f64], _| Ok(0.5), |_| {}).unwrap_err();
         assert!(err.contains("finite") || err.contains("below"), "{min} {max}: {err}");
     }
+}
+
+#[test]
+fn a_run_stopped_after_any_generation_goes_on_to_the_same_result() {
+    let config = GeneticConfig { generations: 4, ..GeneticConfig::risk_document(4, 9) };
+    let mut saved: Vec<TuneState> = Vec::new();
+    let whole = tune_from(&config, TuneState::start(&config), closer_wins, |_, state| {
+        saved.push(state.clone());
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(whole, tune(&config, closer_wins, |_| {}).unwrap());
+    assert_eq!(saved.len(), 4);
+    for (done, state) in saved.iter().enumerate() {
+        assert_eq!(state.generations_done, done + 1);
+        assert_eq!(state.reports, whole.generations[..=done]);
+        let mut heard = Vec::new();
+        let resumed = tune_from(&config, state.clone(), closer_wins, |report, _| {
+            heard.push(report.generation);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(resumed, whole, "resumed after generation {}", done + 1);
+        // Bit for bit: the weights themselves, not just within a rounding.
+        let bits = |w: &[f64]| w.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&resumed.best), bits(&whole.best));
+        assert_eq!(heard, (done + 2..=4).collect::<Vec<_>>(), "only the generations left are played");
+    }
+    // A shorter run, extended, is the longer run: its last offspring were kept waiting.
+    let short = GeneticConfig { generations: 2, ..config.clone() };
+    let mut after_two = None;
+    tune_from(&short, TuneState::start(&short), closer_wins, |_, state| {
+        after_two = Some(state.clone());
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(tune_from(&config, after_two.unwrap(), closer_wins, |_, _| Ok(())).unwrap(), whole);
+}
+
+#[test]
+fn a_saved_state_must_fit_the_run() {
+    let config = GeneticConfig { generations: 2, ..GeneticConfig::risk_document(3, 4) };
+    let mut last = None;
+    tune_from(&config, TuneState::start(&config), closer_wins, |_, state| {
+        last = Some(state.clone());
+        Ok(())
+    })
+    .unwrap();
+    let last = last.unwrap();
+    let fewer = GeneticConfig { generations: 1, ..config.clone() };
+    let err = tune_from(&fewer, last.clone(), closer_wins, |_, _| Ok(())).unwrap_err();
+    assert!(err.contains("no more generations done than asked"), "{err}");
+    let wider = GeneticConfig { weights: 4, ..config.clone() };
+    assert!(tune_from(&wider, last.clone(), closer_wins, |_, _| Ok(())).is_err());
+    let mut cut = last.clone();
+    cut.population.pop();
+    assert!(tune_from(&config, cut, closer_wins, |_, _| Ok(())).is_err());
+    // A run that has done all its generations only reports.
+    let done =
+        tune_from(&config, last.clone(), |_: &[f64], _: &[f64], _| Err("no game".to_string()), |_, _| Ok(()));
+    assert_eq!(done.unwrap().generations, last.reports);
+    // An error from the saving callback stops the run.
+    let err = tune_from(&config, TuneState::start(&config), closer_wins, |_, _| Err("disk full".into()));
+    assert_eq!(err.unwrap_err(), "disk full");
 }

@@ -490,9 +490,10 @@ impl DynGame for Gated {
         param: &str,
         config: &GeneticConfig,
         options: &RunOptions,
+        checkpoint: Option<&ply_arena::tune::Checkpoint>,
         progress: &mut (dyn FnMut(&GenerationReport) + Send),
     ) -> Result<TuneResult, ply_core::Error> {
-        self.inner.tune(spec, param, config, options, progress)
+        self.inner.tune(spec, param, config, options, checkpoint, progress)
     }
 }
 

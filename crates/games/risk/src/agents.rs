@@ -237,6 +237,7 @@ pub fn factories() -> Vec<AgentFactory<Risk>> {
     vec![
         planner(),
         mcts(),
+        crate::document::factory(),
         AgentFactory::new(
             "greedy",
             "baseline: trades, drafts to the best front, attacks at 60% odds or better, fortifies the front",

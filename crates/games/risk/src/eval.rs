@@ -4,7 +4,7 @@
 use ply_core::{Game, Player, Returns};
 use ply_search::Evaluator;
 
-use crate::map::bits;
+use crate::map::{Map, bits};
 use crate::rules::Risk;
 
 /// The document's leaf features for `seat`, each in [0, 1] (docs/risk.md writes down the two
@@ -16,24 +16,35 @@ use crate::rules::Risk;
 /// 4. compactness: 1 minus the mean, over own territories, of y / (y + z), y its enemy and z its
 ///    own neighbours.
 pub fn features(state: &Risk, seat: Player) -> [f64; 4] {
-    let map = state.map();
-    let me = seat as u8;
-    let own = state.territories_of(me);
+    let n = state.map().len();
+    features_on(state.map(), &state.owner[..n], &state.armies[..n], seat as u8)
+}
+
+/// [`features`] on a bare position: each territory's owner and armies. The document's search
+/// ([`crate::document`]) scores its own lighter positions with it.
+pub fn features_on(map: &Map, owner: &[u8], armies: &[u16], seat: u8) -> [f64; 4] {
+    let own = (0..map.len()).filter(|&t| owner[t] == seat).fold(0u64, |set, t| set | 1 << t);
+    features_of_set(map, own, armies)
+}
+
+/// [`features_on`] for the holder of the territories in `own`.
+pub fn features_of_set(map: &Map, own: u64, armies: &[u16]) -> [f64; 4] {
     if own == 0 {
         return [0.0; 4];
     }
-    let all_armies: u32 = (0..map.len()).map(|t| u32::from(state.armies(t))).sum();
+    let all_armies: u32 = armies.iter().map(|&a| u32::from(a)).sum();
+    let own_armies: u32 = bits(own).map(|t| u32::from(armies[t])).sum();
     let territories = f64::from(own.count_ones()) / map.len() as f64;
-    let armies = f64::from(state.armies_of(me)) / f64::from(all_armies.max(1));
+    let armies_share = f64::from(own_armies) / f64::from(all_armies.max(1));
     let (mut ratio_sum, mut pairs) = (0.0, 0u32);
     let mut exposure = 0.0;
     for t in bits(own) {
         let border = map.territories[t].border;
         let enemies = border & !own;
         let friends = border & own;
-        let x = f64::from(state.armies(t));
+        let x = f64::from(armies[t]);
         for y in bits(enemies) {
-            ratio_sum += x / (x + f64::from(state.armies(y)));
+            ratio_sum += x / (x + f64::from(armies[y]));
             pairs += 1;
         }
         let (y, z) = (enemies.count_ones(), friends.count_ones());
@@ -43,16 +54,21 @@ pub fn features(state: &Risk, seat: Player) -> [f64; 4] {
     }
     let defence = if pairs == 0 { 1.0 } else { ratio_sum / f64::from(pairs) };
     let compactness = 1.0 - exposure / f64::from(own.count_ones());
-    [territories, armies, defence, compactness]
+    [territories, armies_share, defence, compactness]
 }
 
 /// The document's evaluation: the weighted mean of its four features, in [0, 1].
 pub fn weighted(state: &Risk, seat: Player, weights: &[f64; 4]) -> f64 {
+    weigh(&features(state, seat), weights)
+}
+
+/// The weighted mean of computed features.
+pub fn weigh(features: &[f64; 4], weights: &[f64; 4]) -> f64 {
     let total: f64 = weights.iter().sum();
     if total <= 0.0 {
         return 0.0;
     }
-    features(state, seat).iter().zip(weights).map(|(f, w)| f * w).sum::<f64>() / total
+    features.iter().zip(weights).map(|(f, w)| f * w).sum::<f64>() / total
 }
 
 /// Every seat's expected score as its share of strength: territories, armies and income

@@ -4,6 +4,7 @@
 
 pub mod agents;
 pub mod dice;
+pub mod document;
 pub mod eval;
 pub mod map;
 mod notation;
