@@ -184,18 +184,23 @@ impl GameDef for Risk {
             ParamInfo::new(
                 "cards",
                 "escalating",
-                "set values: 'escalating' (4, 6, 8, 10, 12, 15, +5) or 'fixed'",
+                "set values: 'escalating' (4, 6, 8, 10, 12, 15, +5) or 'fixed', or 'none' (no cards)",
             ),
             ParamInfo::new(
                 "fortify",
                 "adjacent",
-                "fortify to an 'adjacent' territory or any 'connected' one",
+                "fortify to an 'adjacent' territory, any 'connected' one, or 'anywhere' (any own territory)",
             ),
             ParamInfo::new("neutral", false, "a neutral side holding territories (two players only)"),
             ParamInfo::new(
                 "max_rounds",
                 100,
                 "rounds before the game is adjudicated by territories and armies",
+            ),
+            ParamInfo::new(
+                "start_armies",
+                "classic",
+                "starting armies per player: 'classic' (40, 35, 30, 25, 20 for 2-6 players) or a number",
             ),
         ]
     }
@@ -216,13 +221,15 @@ impl GameDef for Risk {
                 "classic" => Variant::Classic,
                 _ => Variant::Document,
             },
-            fortify: match options.get_choice("fortify", &["adjacent", "connected"])? {
+            fortify: match options.get_choice("fortify", &["adjacent", "connected", "anywhere"])? {
                 "adjacent" => FortifyRule::Adjacent,
-                _ => FortifyRule::Connected,
+                "connected" => FortifyRule::Connected,
+                _ => FortifyRule::Anywhere,
             },
-            card_values: match options.get_choice("cards", &["escalating", "fixed"])? {
+            card_values: match options.get_choice("cards", &["escalating", "fixed", "none"])? {
                 "escalating" => CardValues::Escalating,
-                _ => CardValues::Fixed,
+                "fixed" => CardValues::Fixed,
+                _ => CardValues::None,
             },
             setup: match options.get_choice("setup", &["deal", "pick"])? {
                 "deal" => SetupRule::Deal,
@@ -230,9 +237,22 @@ impl GameDef for Risk {
             },
             neutral: options.get_bool("neutral")?,
             max_rounds: options.get_in("max_rounds", 1..=10_000)?,
+            start_armies: match options.raw("start_armies") {
+                "classic" => None,
+                _ => Some(options.get_in("start_armies", 1..=1000)?),
+            },
         };
         if rules.neutral && players != 2 {
             return Err(Error::spec("a neutral side plays only in two-player games"));
+        }
+        // Every territory a seat gets starts with one of its armies.
+        let share = map.len().div_ceil(rules.owners());
+        if usize::from(rules.starting_armies()) < share {
+            return Err(Error::spec(format!(
+                "{} starting armies are too few: a seat gets up to {share} territories of the {} map, one army each",
+                rules.starting_armies(),
+                map.name
+            )));
         }
         if map.len() < rules.owners() {
             return Err(Error::spec(format!(

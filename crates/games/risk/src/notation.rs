@@ -455,7 +455,7 @@ fn check(state: &Risk) -> Result<(), String> {
         }
     }
     if !rules.cards() && held != 0 {
-        return Err("the document's rules have no cards".into());
+        return Err("these rules have no cards".into());
     }
     if !setup && state.phase != Phase::Over {
         if !state.is_alive(state.current()) {
@@ -506,7 +506,9 @@ fn check(state: &Risk) -> Result<(), String> {
         Phase::Draw if !state.conquered || (state.deck() | state.discard) == 0 => {
             return Err("a card is drawn only after a conquest, from cards left".into());
         }
-        Phase::Fortify if !rules.cards() => return Err("the document's rules have no fortify phase".into()),
+        Phase::Fortify if !rules.fortifies() => {
+            return Err("the document's rules have no fortify phase".into());
+        }
         _ => {}
     }
     Ok(())

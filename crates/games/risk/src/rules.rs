@@ -29,6 +29,8 @@ pub enum FortifyRule {
     Adjacent,
     /// To any territory reached through the player's own territories.
     Connected,
+    /// To any of the player's territories, connected or not.
+    Anywhere,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,6 +39,8 @@ pub enum CardValues {
     Escalating,
     /// Three infantry 4, cavalry 6, artillery 8, one of each 10.
     Fixed,
+    /// No cards at all: none drawn, none traded.
+    None,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,6 +62,8 @@ pub struct Rules {
     pub neutral: bool,
     /// Rounds (every player's turn once) before the game is adjudicated.
     pub max_rounds: u16,
+    /// Starting armies per player, if not the classic table's.
+    pub start_armies: Option<u16>,
 }
 
 impl Rules {
@@ -70,16 +76,22 @@ impl Rules {
             setup: SetupRule::Deal,
             neutral: false,
             max_rounds: 100,
+            start_armies: None,
         }
     }
 
     pub fn cards(&self) -> bool {
+        self.variant == Variant::Classic && self.card_values != CardValues::None
+    }
+
+    /// Whether a turn ends with a fortifying move (the classic rules, with or without cards).
+    pub fn fortifies(&self) -> bool {
         self.variant == Variant::Classic
     }
 
-    /// Starting armies per player: 40, 35, 30, 25, 20 for 2–6 players.
+    /// Starting armies per player: 40, 35, 30, 25, 20 for 2–6 players, or the option's.
     pub fn starting_armies(&self) -> u16 {
-        50 - 5 * u16::from(self.players)
+        self.start_armies.unwrap_or(50 - 5 * u16::from(self.players))
     }
 
     /// Owners in the deal: the seats, then the neutral side.
@@ -341,6 +353,7 @@ impl Risk {
             crate::map::CardKind::Artillery => 8,
         };
         Some(match self.rules.card_values {
+            CardValues::None => return None,
             CardValues::Escalating => escalating_value(self.trades),
             // A wild card stands for whatever makes the set worth most.
             CardValues::Fixed => match wilds {
@@ -508,13 +521,15 @@ impl Risk {
         (0..3).filter(move |&i| i == 0 || values[i] != values[i - 1]).map(move |i| values[i])
     }
 
-    /// Territories `from` may fortify: neighbours, or everything reached through the player's
-    /// own territories.
+    /// Territories `from` may fortify: neighbours, everything reached through the player's
+    /// own territories, or (`Anywhere`) every other own territory.
     pub fn fortify_targets(&self, from: usize) -> u64 {
         let own = self.territories_of(self.current);
         let neighbours = self.map().territories[from].border & own;
-        if self.rules.fortify == FortifyRule::Adjacent {
-            return neighbours;
+        match self.rules.fortify {
+            FortifyRule::Adjacent => return neighbours,
+            FortifyRule::Anywhere => return own & !(1 << from),
+            FortifyRule::Connected => {}
         }
         let mut reached = 1u64 << from;
         let mut frontier = reached;
@@ -674,7 +689,7 @@ impl Risk {
             }
             RiskAction::EndAttack => {
                 self.acted = true;
-                if self.rules.variant == Variant::Classic {
+                if self.rules.fortifies() {
                     self.phase = Phase::Fortify;
                 } else {
                     self.end_turn();

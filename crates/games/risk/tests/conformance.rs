@@ -41,6 +41,7 @@ fn neutral_pick_document_and_variants() {
         "rules=document,players=3,max_rounds=10",
         "cards=fixed,players=3,max_rounds=10",
         "fortify=connected,players=3,max_rounds=6",
+        "setup=pick,cards=none,fortify=anywhere,players=3,start_armies=29,max_rounds=5",
     ] {
         check(options, 3, 7);
     }
