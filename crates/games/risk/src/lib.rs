@@ -3,13 +3,17 @@
 //! alpha-beta agent, a greedy baseline and the generic searches.
 
 pub mod agents;
+mod cards;
 pub mod dice;
 pub mod document;
 pub mod eval;
 pub mod map;
+mod moves;
 mod notation;
 pub mod planner;
 pub mod rules;
+mod setup;
+mod validate;
 
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use ply_core::{Player, Returns};
 
-use crate::dice;
-use crate::map::{Map, bits};
+pub use crate::cards::escalating_value;
+use crate::map::Map;
 
 pub const MAX_SEATS: usize = 6;
 /// The owner of the neutral territories in a two-player game with a neutral side.
@@ -330,41 +330,7 @@ impl Risk {
             .sum::<u16>()
     }
 
-    /// Armies the next set traded is worth (escalating values; fixed values depend on the set).
-    pub fn next_set_value(&self) -> u16 {
-        escalating_value(self.trades)
-    }
-
-    /// What trading `cards` gives, in armies to place (not counting the +2 on a pictured
-    /// territory), or `None` if they are not a set.
-    pub fn set_value(&self, cards: [u8; 3]) -> Option<u16> {
-        let kinds: Vec<Option<crate::map::CardKind>> =
-            cards.iter().map(|&c| self.map().card_kind(c as usize)).collect();
-        let wilds = kinds.iter().filter(|k| k.is_none()).count();
-        let pictures: Vec<_> = kinds.iter().flatten().collect();
-        let same = pictures.windows(2).all(|w| w[0] == w[1]);
-        let different = pictures.iter().enumerate().all(|(i, k)| !pictures[..i].contains(k));
-        if wilds == 0 && !same && !different {
-            return None;
-        }
-        let kind_value = |kind: &crate::map::CardKind| match kind {
-            crate::map::CardKind::Infantry => 4,
-            crate::map::CardKind::Cavalry => 6,
-            crate::map::CardKind::Artillery => 8,
-        };
-        Some(match self.rules.card_values {
-            CardValues::None => return None,
-            CardValues::Escalating => escalating_value(self.trades),
-            // A wild card stands for whatever makes the set worth most.
-            CardValues::Fixed => match wilds {
-                0 if same => kind_value(pictures[0]),
-                1 if pictures[0] == pictures[1] => kind_value(pictures[0]),
-                _ => 10,
-            },
-        })
-    }
-
-    fn start_main_game(&mut self) {
+    pub(crate) fn start_main_game(&mut self) {
         self.round = 1;
         self.current = 0;
         self.begin_turn();
@@ -377,12 +343,7 @@ impl Risk {
         self.acted = false;
     }
 
-    /// Whether the player to move must trade before anything else.
-    pub fn must_trade(&self) -> bool {
-        self.rules.cards() && self.hand_size(self.current()) >= 5
-    }
-
-    fn settle_draft(&mut self) {
+    pub(crate) fn settle_draft(&mut self) {
         if self.reserve == 0 && !self.must_trade() {
             self.phase = Phase::Attack;
         }
@@ -414,233 +375,12 @@ impl Risk {
         self.begin_turn();
     }
 
-    /// Territories dealt to `owner` so far, and how many it gets in all.
-    fn deal_quota(&self, owner: u8) -> u32 {
-        let n = self.map().len() as u32;
-        let owners = self.rules.owners() as u32;
-        match (self.rules.setup, owner) {
-            (SetupRule::Pick, NEUTRAL) => n / owners,
-            (SetupRule::Pick, OPEN) => n - n / owners,
-            (SetupRule::Pick, _) => 0,
-            (SetupRule::Deal, OPEN) => 0,
-            (SetupRule::Deal, o) => {
-                let index = if o == NEUTRAL { owners - 1 } else { u32::from(o) };
-                n / owners + u32::from(index < n % owners)
-            }
-        }
-    }
-
-    fn deal_owners(&self) -> impl Iterator<Item = u8> + '_ {
-        (0..self.rules.players).chain(self.rules.neutral.then_some(NEUTRAL)).chain(std::iter::once(OPEN))
-    }
-
-    /// An owner with more territories dealt than its share, in a position read from outside.
-    pub(crate) fn overdealt_owner(&self) -> Option<u8> {
-        let mut owners: Vec<u8> = self.deal_owners().collect();
-        if !self.rules.neutral && self.owner[..self.dealt as usize].contains(&NEUTRAL) {
-            owners.push(NEUTRAL);
-        }
-        owners
-            .into_iter()
-            .find(|&o| self.dealt_to(o) > self.deal_quota(o) && self.round == 0 && self.phase == Phase::Deal)
-    }
-
-    fn dealt_to(&self, owner: u8) -> u32 {
-        self.owner[..self.dealt as usize].iter().filter(|&&o| o == owner).count() as u32
-    }
-
-    /// Armies a seat still has to place in setup.
-    pub fn setup_left(&self, seat: Player) -> u16 {
-        if self.round > 0 {
-            return 0;
-        }
-        let placed: u32 = self.armies_of(seat as u8);
-        self.rules.starting_armies().saturating_sub(placed.min(u32::from(u16::MAX)) as u16)
-    }
-
-    fn finish_deal(&mut self) {
-        if self.rules.neutral {
-            let neutral: Vec<usize> = bits(self.territories_of(NEUTRAL)).collect();
-            let total = usize::from(self.rules.starting_armies());
-            for (i, &t) in neutral.iter().enumerate() {
-                self.armies[t] =
-                    (total / neutral.len() + usize::from(i < total % neutral.len())).max(1) as u16;
-            }
-        }
-        self.current = 0;
-        if self.owner[..self.map().len()].contains(&OPEN) {
-            self.phase = Phase::Pick;
-        } else {
-            self.phase = Phase::Setup;
-            self.continue_setup(self.players() - 1);
-        }
-    }
-
-    /// Moves setup on to the next seat after `after` with armies left to place; the main game
-    /// starts when nobody has any.
-    fn continue_setup(&mut self, after: Player) {
-        let n = self.players();
-        for step in 1..=n {
-            let seat = (after + step) % n;
-            if self.setup_left(seat) > 0 {
-                self.current = seat as u8;
-                return;
-            }
-        }
-        self.start_main_game();
-    }
-
     fn is_over_by_conquest(&self) -> bool {
         self.round > 0 && self.alive_seats().count() <= 1
     }
 
     pub(crate) fn owned_by_current(&self, territory: usize) -> bool {
         self.owner[territory] == self.current
-    }
-
-    /// Three-card sets in the hand of `seat`, each in increasing card order.
-    pub fn sets_in_hand(&self, seat: Player, out: &mut Vec<[u8; 3]>) {
-        out.clear();
-        let cards: Vec<u8> = (0..128u8).filter(|&c| self.hands[seat] & (1u128 << c) != 0).collect();
-        for i in 0..cards.len() {
-            for j in i + 1..cards.len() {
-                for k in j + 1..cards.len() {
-                    let set = [cards[i], cards[j], cards[k]];
-                    if self.set_value(set).is_some() {
-                        out.push(set);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Counts offered for moving `most` armies at least `least`: the least, half way (rounded
-    /// up) and the most.
-    pub fn chunks(least: u16, most: u16) -> impl Iterator<Item = u16> {
-        let values = [least, least + (most - least).div_ceil(2), most];
-        (0..3).filter(move |&i| i == 0 || values[i] != values[i - 1]).map(move |i| values[i])
-    }
-
-    /// Territories `from` may fortify: neighbours, everything reached through the player's
-    /// own territories, or (`Anywhere`) every other own territory.
-    pub fn fortify_targets(&self, from: usize) -> u64 {
-        let own = self.territories_of(self.current);
-        let neighbours = self.map().territories[from].border & own;
-        match self.rules.fortify {
-            FortifyRule::Adjacent => return neighbours,
-            FortifyRule::Anywhere => return own & !(1 << from),
-            FortifyRule::Connected => {}
-        }
-        let mut reached = 1u64 << from;
-        let mut frontier = reached;
-        while frontier != 0 {
-            let next =
-                bits(frontier).fold(0, |acc, t| acc | self.map().territories[t].border) & own & !reached;
-            reached |= next;
-            frontier = next;
-        }
-        reached & !(1 << from)
-    }
-
-    pub(crate) fn list_actions(&self, out: &mut Vec<RiskAction>) {
-        out.clear();
-        let n = self.map().len();
-        match self.phase {
-            Phase::Deal | Phase::Battle { .. } | Phase::Draw | Phase::Over => {}
-            Phase::Pick => {
-                out.extend((0..n).filter(|&t| self.owner[t] == OPEN).map(|t| RiskAction::Pick(t as u8)));
-            }
-            Phase::Setup => {
-                out.extend(
-                    (0..n)
-                        .filter(|&t| self.owned_by_current(t))
-                        .map(|t| RiskAction::Place { territory: t as u8, armies: 1 }),
-                );
-            }
-            Phase::Draft => {
-                if self.rules.cards() {
-                    let mut sets = Vec::new();
-                    self.sets_in_hand(self.current(), &mut sets);
-                    out.extend(sets.into_iter().map(RiskAction::Trade));
-                }
-                if !self.must_trade() && self.reserve > 0 {
-                    for t in (0..n).filter(|&t| self.owned_by_current(t)) {
-                        out.extend(
-                            Self::chunks(1, self.reserve)
-                                .map(|armies| RiskAction::Place { territory: t as u8, armies }),
-                        );
-                    }
-                }
-            }
-            Phase::Attack => {
-                for from in (0..n).filter(|&t| self.owned_by_current(t) && self.armies[t] >= 2) {
-                    for to in self.map().territories[from].neighbours.iter().copied() {
-                        if !self.owned_by_current(to) {
-                            for blitz in [false, true] {
-                                out.push(RiskAction::Attack { from: from as u8, to: to as u8, blitz });
-                            }
-                        }
-                    }
-                }
-                out.push(RiskAction::EndAttack);
-            }
-            Phase::Occupy { from, min, .. } => {
-                let most = self.armies[from as usize] - 1;
-                out.extend(Self::chunks(min, most).map(RiskAction::Occupy));
-            }
-            Phase::Fortify => {
-                for from in (0..n).filter(|&t| self.owned_by_current(t) && self.armies[t] >= 2) {
-                    for to in bits(self.fortify_targets(from)) {
-                        out.extend(
-                            Self::chunks(1, self.armies[from] - 1).map(|armies| RiskAction::Fortify {
-                                from: from as u8,
-                                to: to as u8,
-                                armies,
-                            }),
-                        );
-                    }
-                }
-                out.push(RiskAction::EndTurn);
-            }
-        }
-    }
-
-    /// The dice of the pending roll: attacker's and defender's.
-    pub fn battle_dice(&self, from: usize, to: usize) -> (usize, usize) {
-        (usize::from(self.armies[from] - 1).min(3), usize::from(self.armies[to]).min(2))
-    }
-
-    pub(crate) fn list_outcomes(&self, out: &mut Vec<(RiskAction, f64)>) {
-        out.clear();
-        match self.phase {
-            Phase::Deal => {
-                let territory = self.dealt;
-                let left = (self.map().len() - self.dealt as usize) as f64;
-                for owner in self.deal_owners() {
-                    let quota_left = self.deal_quota(owner) - self.dealt_to(owner);
-                    if quota_left > 0 {
-                        out.push((RiskAction::Deal { territory, owner }, f64::from(quota_left) / left));
-                    }
-                }
-            }
-            Phase::Battle { from, to, .. } => {
-                let (a, d) = self.battle_dice(from as usize, to as usize);
-                out.extend(dice::roll_outcomes(a, d).iter().map(|&(al, dl, count)| {
-                    (
-                        RiskAction::Dice { attacker_loses: al, defender_loses: dl },
-                        dice::probability(count, a, d),
-                    )
-                }));
-            }
-            Phase::Draw => {
-                let pile = if self.deck() != 0 { self.deck() } else { self.discard };
-                let p = 1.0 / f64::from(pile.count_ones());
-                out.extend(
-                    (0..128u8).filter(|&c| pile & (1u128 << c) != 0).map(|c| (RiskAction::Draw(c), p)),
-                );
-            }
-            _ => {}
-        }
     }
 
     pub(crate) fn apply_action(&mut self, action: RiskAction) {
@@ -715,25 +455,6 @@ impl Risk {
         self.armies[to] += armies;
     }
 
-    fn trade(&mut self, cards: [u8; 3]) {
-        let value = self.set_value(cards).unwrap_or(0);
-        self.acted = true;
-        self.trades += 1;
-        self.reserve += value;
-        let seat = self.current();
-        for c in cards {
-            self.hands[seat] &= !(1u128 << c);
-            self.discard |= 1u128 << c;
-        }
-        // One +2 per set, on the first pictured territory the player holds.
-        if let Some(&t) =
-            cards.iter().find(|&&c| (c as usize) < self.map().len() && self.owned_by_current(c as usize))
-        {
-            self.armies[t as usize] += 2;
-        }
-        self.settle_draft();
-    }
-
     fn resolve_roll(&mut self, attacker_loses: u8, defender_loses: u8) {
         let Phase::Battle { from, to, blitz } = self.phase else { return };
         let (from, to) = (from as usize, to as usize);
@@ -797,15 +518,6 @@ impl Risk {
 
     pub(crate) fn over_by_conquest(&self) -> bool {
         self.is_over_by_conquest()
-    }
-}
-
-/// 4, 6, 8, 10, 12, 15, then 5 more each time.
-pub fn escalating_value(trades_before: u16) -> u16 {
-    const FIRST: [u16; 6] = [4, 6, 8, 10, 12, 15];
-    match FIRST.get(trades_before as usize) {
-        Some(&v) => v,
-        None => 15 + 5 * (trades_before - 5),
     }
 }
 

@@ -1,0 +1,137 @@
+//! What can happen in a position: the legal actions of the player to move (counts of armies in
+//! chunks) and the outcomes of a pending chance event with their exact probabilities.
+
+use crate::dice;
+use crate::map::bits;
+use crate::rules::{FortifyRule, OPEN, Phase, Risk, RiskAction};
+
+impl Risk {
+    /// Counts offered for moving `most` armies at least `least`: the least, half way (rounded
+    /// up) and the most.
+    pub fn chunks(least: u16, most: u16) -> impl Iterator<Item = u16> {
+        let values = [least, least + (most - least).div_ceil(2), most];
+        (0..3).filter(move |&i| i == 0 || values[i] != values[i - 1]).map(move |i| values[i])
+    }
+
+    /// Territories `from` may fortify: neighbours, everything reached through the player's
+    /// own territories, or (`Anywhere`) every other own territory.
+    pub fn fortify_targets(&self, from: usize) -> u64 {
+        let own = self.territories_of(self.current);
+        let neighbours = self.map().territories[from].border & own;
+        match self.rules.fortify {
+            FortifyRule::Adjacent => return neighbours,
+            FortifyRule::Anywhere => return own & !(1 << from),
+            FortifyRule::Connected => {}
+        }
+        let mut reached = 1u64 << from;
+        let mut frontier = reached;
+        while frontier != 0 {
+            let next =
+                bits(frontier).fold(0, |acc, t| acc | self.map().territories[t].border) & own & !reached;
+            reached |= next;
+            frontier = next;
+        }
+        reached & !(1 << from)
+    }
+
+    pub(crate) fn list_actions(&self, out: &mut Vec<RiskAction>) {
+        out.clear();
+        let n = self.map().len();
+        match self.phase {
+            Phase::Deal | Phase::Battle { .. } | Phase::Draw | Phase::Over => {}
+            Phase::Pick => {
+                out.extend((0..n).filter(|&t| self.owner[t] == OPEN).map(|t| RiskAction::Pick(t as u8)));
+            }
+            Phase::Setup => {
+                out.extend(
+                    (0..n)
+                        .filter(|&t| self.owned_by_current(t))
+                        .map(|t| RiskAction::Place { territory: t as u8, armies: 1 }),
+                );
+            }
+            Phase::Draft => {
+                if self.rules.cards() {
+                    let mut sets = Vec::new();
+                    self.sets_in_hand(self.current(), &mut sets);
+                    out.extend(sets.into_iter().map(RiskAction::Trade));
+                }
+                if !self.must_trade() && self.reserve > 0 {
+                    for t in (0..n).filter(|&t| self.owned_by_current(t)) {
+                        out.extend(
+                            Self::chunks(1, self.reserve)
+                                .map(|armies| RiskAction::Place { territory: t as u8, armies }),
+                        );
+                    }
+                }
+            }
+            Phase::Attack => {
+                for from in (0..n).filter(|&t| self.owned_by_current(t) && self.armies[t] >= 2) {
+                    for to in self.map().territories[from].neighbours.iter().copied() {
+                        if !self.owned_by_current(to) {
+                            for blitz in [false, true] {
+                                out.push(RiskAction::Attack { from: from as u8, to: to as u8, blitz });
+                            }
+                        }
+                    }
+                }
+                out.push(RiskAction::EndAttack);
+            }
+            Phase::Occupy { from, min, .. } => {
+                let most = self.armies[from as usize] - 1;
+                out.extend(Self::chunks(min, most).map(RiskAction::Occupy));
+            }
+            Phase::Fortify => {
+                for from in (0..n).filter(|&t| self.owned_by_current(t) && self.armies[t] >= 2) {
+                    for to in bits(self.fortify_targets(from)) {
+                        out.extend(
+                            Self::chunks(1, self.armies[from] - 1).map(|armies| RiskAction::Fortify {
+                                from: from as u8,
+                                to: to as u8,
+                                armies,
+                            }),
+                        );
+                    }
+                }
+                out.push(RiskAction::EndTurn);
+            }
+        }
+    }
+
+    /// The dice of the pending roll: attacker's and defender's.
+    pub fn battle_dice(&self, from: usize, to: usize) -> (usize, usize) {
+        (usize::from(self.armies[from] - 1).min(3), usize::from(self.armies[to]).min(2))
+    }
+
+    pub(crate) fn list_outcomes(&self, out: &mut Vec<(RiskAction, f64)>) {
+        out.clear();
+        match self.phase {
+            Phase::Deal => {
+                let territory = self.dealt;
+                let left = (self.map().len() - self.dealt as usize) as f64;
+                for owner in self.deal_owners() {
+                    let quota_left = self.deal_quota(owner) - self.dealt_to(owner);
+                    if quota_left > 0 {
+                        out.push((RiskAction::Deal { territory, owner }, f64::from(quota_left) / left));
+                    }
+                }
+            }
+            Phase::Battle { from, to, .. } => {
+                let (a, d) = self.battle_dice(from as usize, to as usize);
+                out.extend(dice::roll_outcomes(a, d).iter().map(|&(al, dl, count)| {
+                    (
+                        RiskAction::Dice { attacker_loses: al, defender_loses: dl },
+                        dice::probability(count, a, d),
+                    )
+                }));
+            }
+            Phase::Draw => {
+                let pile = if self.deck() != 0 { self.deck() } else { self.discard };
+                let p = 1.0 / f64::from(pile.count_ones());
+                out.extend(
+                    (0..128u8).filter(|&c| pile & (1u128 << c) != 0).map(|c| (RiskAction::Draw(c), p)),
+                );
+            }
+            _ => {}
+        }
+    }
+}
