@@ -61,6 +61,9 @@ fn nbsr_draft_worked_by_hand() {
     assert_eq!(rounded(nbsr(&map, &owner, &armies, 0)), rounded(vec![(D, 5.0 / 7.0), (B, 2.0 / 7.0)]));
     assert_eq!(reinforcements(&map, 0b001011), 5);
     assert_eq!(allocation(&map, &owner, &armies, 0, 5), vec![(D, 4), (B, 1)]);
+    // The tree places exactly that when seat 0's turn begins.
+    let start = Prediction::at_turn_start(map.clone(), 2, &owner, &armies, 0, 3);
+    assert_eq!((0..6).map(|t| start.armies(t)).collect::<Vec<_>>(), [2, 5, 3, 5, 5, 2]);
     // Seat 1. BST: c 4 (b), e 4 + 1 = 5 (b, d), f 0. BSR: c 4/3, e 5/5 = 1, f 0. Median 1: f cut.
     // NBSR: c (4/3)/(7/3) = 4/7, e 3/7. Reinforcements 3 (no whole continent). Shares 12/7 = 1.71
     // and 9/7 = 1.29: 1 and 1, the one left to c: c 2, e 1.

@@ -27,29 +27,26 @@ pub fn border_security_ratios(map: &Map, armies: &[u16], own: u64) -> [f64; 64] 
     bsr
 }
 
-/// Territories with a value each, on the stack: the search drafts at every turn it looks at.
+/// Armies per territory, on the stack: the search drafts at every turn it looks at.
 #[derive(Clone, Copy)]
-pub struct Shares<T: Copy> {
+pub struct Placements {
     len: usize,
-    items: [(u8, T); 64],
+    items: [(u8, u16); 64],
 }
 
-impl<T: Copy + Default> Shares<T> {
+impl Placements {
     fn new() -> Self {
-        Shares { len: 0, items: [(0, T::default()); 64] }
+        Placements { len: 0, items: [(0, 0); 64] }
     }
 
-    fn push(&mut self, t: usize, value: T) {
-        self.items[self.len] = (t as u8, value);
+    fn push(&mut self, t: usize, armies: u16) {
+        self.items[self.len] = (t as u8, armies);
         self.len += 1;
     }
 
-    pub fn as_slice(&self) -> &[(u8, T)] {
-        &self.items[..self.len]
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (usize, T)> + '_ {
-        self.as_slice().iter().map(|&(t, v)| (t as usize, v))
+    /// (territory, armies), in territory order.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, u16)> + '_ {
+        self.items[..self.len].iter().map(|&(t, a)| (t as usize, a))
     }
 }
 
@@ -82,8 +79,8 @@ pub fn ranked_nbsr(map: &Map, armies: &[u16], own: u64) -> Vec<(usize, f64)> {
 
 /// Where the owner of `own` places `reserve` armies, in territory order; nothing only when
 /// `own` is empty or the reserve is 0.
-pub fn allocate(map: &Map, armies: &[u16], own: u64, reserve: u16) -> Shares<u16> {
-    let mut placed = Shares::new();
+pub fn allocate(map: &Map, armies: &[u16], own: u64, reserve: u16) -> Placements {
+    let mut placed = Placements::new();
     if reserve == 0 || own == 0 {
         return placed;
     }

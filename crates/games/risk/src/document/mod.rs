@@ -18,7 +18,7 @@ pub use prediction::{Move, Prediction, battle};
 use crate::eval::{features_of_set, weigh};
 
 /// The tuned weights (docs/risk-minimax.md, "Tuning").
-pub const DEFAULT_WEIGHTS: &str = "1,1,1,1";
+pub const DEFAULT_WEIGHTS: &str = "4.062,2.791,6.399,4.898";
 /// Turns searched: the mover's own and the next player's reply.
 pub const DEFAULT_DEPTH: u32 = 2;
 /// The document's most attacks per player per turn.
