@@ -316,8 +316,11 @@ class PlyAI:
         placed = {}
         left = available
         while left > 0:
-            override = {n: (self.seat, self.world.territories[n].forces + a) for n, a in placed.items()}
-            action = self.ask("draft", self.round(), reserve=left, acted=bool(placed), override=override)
+            w = self.world.territories
+            override = {n: (self.seat, w[n].forces + a) for n, a in placed.items()}
+            action = self.ask(
+                "draft", self.round(), reserve=left, acted=bool(placed), override=override
+            )
             if action[0] != "place" or not 1 <= action[2] <= left:
                 raise BridgeError(f"expected a draft of at most {left}, Ply played {action}")
             _, name, armies = action

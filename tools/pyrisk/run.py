@@ -153,7 +153,9 @@ def worker_main(args, indices, queue):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--pyrisk", required=True, help="path of a pyrisk checkout")
     parser.add_argument("--ply", default=os.path.join(bridge_root(), "target", "release", "ply"))
     parser.add_argument("--agent", default="greedy", help="Ply agent spec, or a pyrisk bot (AlAI)")
@@ -168,10 +170,14 @@ def main():
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     if not 2 <= args.players <= 6:
-        raise SystemExit("--players: 2 to 6 (pyrisk itself stops at 5; 6 runs game.py without its assertions)")
+        raise SystemExit(
+            "--players: 2 to 6 (pyrisk itself stops at 5; 6 runs game.py without its assertions)"
+        )
     opponents_list(args.opponents, args.players)
     if not is_pyrisk_bot(args.agent) and not os.access(args.ply, os.X_OK):
-        raise SystemExit(f"{args.ply} is not an executable: build it (cargo build --release -p ply-cli)")
+        raise SystemExit(
+            f"{args.ply} is not an executable: build it (cargo build --release -p ply-cli)"
+        )
     # pyrisk iterates over sets of territories, whose order follows string hashes: fixed, so that
     # a seed replays the same games.
     if os.environ.get("PYTHONHASHSEED") != "0":
@@ -280,15 +286,18 @@ def print_summary(s):
     lo, hi = s["wilson95"]
     print(
         f"{s['agent']} vs {','.join(s['opponents'])} ({s['players']} players, seed {s['seed']}): "
-        f"{s['wins']}/{s['games']} wins = {100 * s['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
+        f"{s['wins']}/{s['games']} wins = {100 * s['win_rate']:.1f}% "
+        f"[{100 * lo:.1f}, {100 * hi:.1f}] "
         f"(par {100 * s['par']:.1f}%); eliminated {s['eliminated']}, capped {s['capped']} "
         f"(at {s['max_rounds']} own turns)"
     )
     if s["capped"]:
         dlo, dhi = s["wilson95_decided"]
-        print(f"  decided games only: {100 * s['win_rate_decided']:.1f}% [{100 * dlo:.1f}, {100 * dhi:.1f}]")
+        rate = 100 * s["win_rate_decided"]
+        print(f"  decided games only: {rate:.1f}% [{100 * dlo:.1f}, {100 * dhi:.1f}]")
     print(
-        f"  {s['mean_turns']:.1f} turns a game, {s['games_per_second_per_job']:.2f} games/s per job "
+        f"  {s['mean_turns']:.1f} turns a game, "
+        f"{s['games_per_second_per_job']:.2f} games/s per job "
         f"({s['jobs']} jobs, {s['wall_seconds']:.1f} s), {s['ply_decisions']} Ply decisions; "
         f"pyrisk warnings {s['pyrisk_warnings'] or 'none'}"
     )
