@@ -91,7 +91,12 @@ class Worker:
             self.engine.command(f"seed {game_seed}")
         game = self.pyrisk.game.Game(curses=False, color=False, delay=0, wait=False)
         if self.engine is not None:
-            game.add_player(TESTED, bridge.PlyAI, engine=self.engine)
+            helpers = {}
+            if args.claims_by:
+                helpers["claims_by"] = self.pyrisk.ai_class(args.claims_by)
+            if args.placement_by:
+                helpers["placement_by"] = self.pyrisk.ai_class(args.placement_by)
+            game.add_player(TESTED, bridge.PlyAI, engine=self.engine, **helpers)
         else:
             game.add_player(TESTED, self.pyrisk.ai_class(args.agent))
         for name, bot in zip(NAMES, opponents_list(args.opponents, args.players)):
@@ -168,12 +173,21 @@ def main():
     parser.add_argument("--json", help="where to write the summary")
     parser.add_argument("--engine-log", help="append the engine dialogue to this file")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument(
+        "--claims-by", help="experiment: a pyrisk bot makes the Ply player's territory claims"
+    )
+    parser.add_argument(
+        "--placement-by", help="experiment: a pyrisk bot places the Ply player's starting armies"
+    )
     args = parser.parse_args()
     if not 2 <= args.players <= 6:
         raise SystemExit(
             "--players: 2 to 6 (pyrisk itself stops at 5; 6 runs game.py without its assertions)"
         )
     opponents_list(args.opponents, args.players)
+    for helper in (args.claims_by, args.placement_by):
+        if helper and (is_pyrisk_bot(args.agent) or not is_pyrisk_bot(helper)):
+            raise SystemExit("--claims-by/--placement-by: a pyrisk bot, helping a Ply agent")
     if not is_pyrisk_bot(args.agent) and not os.access(args.ply, os.X_OK):
         raise SystemExit(
             f"{args.ply} is not an executable: build it (cargo build --release -p ply-cli)"
@@ -247,6 +261,8 @@ def summarize(args, results, warnings, errors, wall, jobs):
     game_seconds = sum(r["seconds"] for r in results)
     return {
         "agent": args.agent,
+        "claims_by": args.claims_by,
+        "placement_by": args.placement_by,
         "opponents": opponents_list(args.opponents, args.players),
         "players": args.players,
         "ply_options": None if is_pyrisk_bot(args.agent) else bridge.ply_options(args.players),
@@ -284,8 +300,12 @@ def bridge_patches(args):
 
 def print_summary(s):
     lo, hi = s["wilson95"]
+    helped = "".join(
+        f" ({k} {s[k]})" for k in ("claims_by", "placement_by") if s.get(k)
+    )
     print(
-        f"{s['agent']} vs {','.join(s['opponents'])} ({s['players']} players, seed {s['seed']}): "
+        f"{s['agent']}{helped} vs {','.join(s['opponents'])} "
+        f"({s['players']} players, seed {s['seed']}): "
         f"{s['wins']}/{s['games']} wins = {100 * s['win_rate']:.1f}% "
         f"[{100 * lo:.1f}, {100 * hi:.1f}] "
         f"(par {100 * s['par']:.1f}%); eliminated {s['eliminated']}, capped {s['capped']} "
