@@ -244,13 +244,17 @@ class PlyAI:
     `PlyAI(player, game, world, **kwargs)`; `engine=` (an `Engine`, or anything with
     `set_position` and `go`) must be among the kwargs."""
 
-    def __init__(self, player, game, world, engine=None, **_):
+    def __init__(self, player, game, world, engine=None, claims_by=None, placement_by=None, **_):
         if engine is None:
             raise BridgeError("PlyAI needs engine=...")
         self.player = player
         self.game = game
         self.world = world
         self.engine = engine
+        # For experiments only: a pyrisk bot class that makes this player's claims, or its
+        # starting placements, instead of Ply (run.py --claims-by / --placement-by).
+        self.claims_by = claims_by and claims_by(player, game, world)
+        self.placement_by = placement_by and placement_by(player, game, world)
         self.turns = 0
         self.max_rounds = 10000
 
@@ -299,6 +303,10 @@ class PlyAI:
         pass
 
     def initial_placement(self, empty, remaining):
+        if empty and self.claims_by:
+            return self.claims_by.initial_placement(empty, remaining)
+        if not empty and self.placement_by:
+            return self.placement_by.initial_placement(empty, remaining)
         if empty:
             action = self.ask("pick", 0)
             if action[0] != "pick":
@@ -316,8 +324,11 @@ class PlyAI:
         placed = {}
         left = available
         while left > 0:
-            override = {n: (self.seat, self.world.territories[n].forces + a) for n, a in placed.items()}
-            action = self.ask("draft", self.round(), reserve=left, acted=bool(placed), override=override)
+            w = self.world.territories
+            override = {n: (self.seat, w[n].forces + a) for n, a in placed.items()}
+            action = self.ask(
+                "draft", self.round(), reserve=left, acted=bool(placed), override=override
+            )
             if action[0] != "place" or not 1 <= action[2] <= left:
                 raise BridgeError(f"expected a draft of at most {left}, Ply played {action}")
             _, name, armies = action

@@ -91,7 +91,12 @@ class Worker:
             self.engine.command(f"seed {game_seed}")
         game = self.pyrisk.game.Game(curses=False, color=False, delay=0, wait=False)
         if self.engine is not None:
-            game.add_player(TESTED, bridge.PlyAI, engine=self.engine)
+            helpers = {}
+            if args.claims_by:
+                helpers["claims_by"] = self.pyrisk.ai_class(args.claims_by)
+            if args.placement_by:
+                helpers["placement_by"] = self.pyrisk.ai_class(args.placement_by)
+            game.add_player(TESTED, bridge.PlyAI, engine=self.engine, **helpers)
         else:
             game.add_player(TESTED, self.pyrisk.ai_class(args.agent))
         for name, bot in zip(NAMES, opponents_list(args.opponents, args.players)):
@@ -153,7 +158,9 @@ def worker_main(args, indices, queue):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--pyrisk", required=True, help="path of a pyrisk checkout")
     parser.add_argument("--ply", default=os.path.join(bridge_root(), "target", "release", "ply"))
     parser.add_argument("--agent", default="greedy", help="Ply agent spec, or a pyrisk bot (AlAI)")
@@ -166,12 +173,25 @@ def main():
     parser.add_argument("--json", help="where to write the summary")
     parser.add_argument("--engine-log", help="append the engine dialogue to this file")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument(
+        "--claims-by", help="experiment: a pyrisk bot makes the Ply player's territory claims"
+    )
+    parser.add_argument(
+        "--placement-by", help="experiment: a pyrisk bot places the Ply player's starting armies"
+    )
     args = parser.parse_args()
     if not 2 <= args.players <= 6:
-        raise SystemExit("--players: 2 to 6 (pyrisk itself stops at 5; 6 runs game.py without its assertions)")
+        raise SystemExit(
+            "--players: 2 to 6 (pyrisk itself stops at 5; 6 runs game.py without its assertions)"
+        )
     opponents_list(args.opponents, args.players)
+    for helper in (args.claims_by, args.placement_by):
+        if helper and (is_pyrisk_bot(args.agent) or not is_pyrisk_bot(helper)):
+            raise SystemExit("--claims-by/--placement-by: a pyrisk bot, helping a Ply agent")
     if not is_pyrisk_bot(args.agent) and not os.access(args.ply, os.X_OK):
-        raise SystemExit(f"{args.ply} is not an executable: build it (cargo build --release -p ply-cli)")
+        raise SystemExit(
+            f"{args.ply} is not an executable: build it (cargo build --release -p ply-cli)"
+        )
     # pyrisk iterates over sets of territories, whose order follows string hashes: fixed, so that
     # a seed replays the same games.
     if os.environ.get("PYTHONHASHSEED") != "0":
@@ -241,6 +261,8 @@ def summarize(args, results, warnings, errors, wall, jobs):
     game_seconds = sum(r["seconds"] for r in results)
     return {
         "agent": args.agent,
+        "claims_by": args.claims_by,
+        "placement_by": args.placement_by,
         "opponents": opponents_list(args.opponents, args.players),
         "players": args.players,
         "ply_options": None if is_pyrisk_bot(args.agent) else bridge.ply_options(args.players),
@@ -278,17 +300,24 @@ def bridge_patches(args):
 
 def print_summary(s):
     lo, hi = s["wilson95"]
+    helped = "".join(
+        f" ({k} {s[k]})" for k in ("claims_by", "placement_by") if s.get(k)
+    )
     print(
-        f"{s['agent']} vs {','.join(s['opponents'])} ({s['players']} players, seed {s['seed']}): "
-        f"{s['wins']}/{s['games']} wins = {100 * s['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
+        f"{s['agent']}{helped} vs {','.join(s['opponents'])} "
+        f"({s['players']} players, seed {s['seed']}): "
+        f"{s['wins']}/{s['games']} wins = {100 * s['win_rate']:.1f}% "
+        f"[{100 * lo:.1f}, {100 * hi:.1f}] "
         f"(par {100 * s['par']:.1f}%); eliminated {s['eliminated']}, capped {s['capped']} "
         f"(at {s['max_rounds']} own turns)"
     )
     if s["capped"]:
         dlo, dhi = s["wilson95_decided"]
-        print(f"  decided games only: {100 * s['win_rate_decided']:.1f}% [{100 * dlo:.1f}, {100 * dhi:.1f}]")
+        rate = 100 * s["win_rate_decided"]
+        print(f"  decided games only: {rate:.1f}% [{100 * dlo:.1f}, {100 * dhi:.1f}]")
     print(
-        f"  {s['mean_turns']:.1f} turns a game, {s['games_per_second_per_job']:.2f} games/s per job "
+        f"  {s['mean_turns']:.1f} turns a game, "
+        f"{s['games_per_second_per_job']:.2f} games/s per job "
         f"({s['jobs']} jobs, {s['wall_seconds']:.1f} s), {s['ply_decisions']} Ply decisions; "
         f"pyrisk warnings {s['pyrisk_warnings'] or 'none'}"
     )

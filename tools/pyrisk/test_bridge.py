@@ -151,7 +151,9 @@ class Translation(unittest.TestCase):
     def test_attacks_are_asked_one_at_a_time(self):
         game, me = two_player_world()
         w = game.world.territories
-        engine = ScriptedEngine(["blitz brazil north-africa", "attack alaska kamchatka", "end-attack"])
+        engine = ScriptedEngine(
+            ["blitz brazil north-africa", "attack alaska kamchatka", "end-attack"]
+        )
         ai = ai_for(game, me, engine)
         attacks = ai.attack()
         src, dst, f_atk, f_move = next(attacks)
@@ -171,7 +173,8 @@ class Translation(unittest.TestCase):
 
     def test_an_attack_pyrisk_did_not_play_is_an_error(self):
         game, me = two_player_world()
-        ai = ai_for(game, me, ScriptedEngine(["blitz brazil north-africa", "blitz brazil north-africa"]))
+        moves = ["blitz brazil north-africa", "blitz brazil north-africa"]
+        ai = ai_for(game, me, ScriptedEngine(moves))
         attacks = ai.attack()
         next(attacks)
         with self.assertRaises(bridge.BridgeError):
@@ -205,7 +208,10 @@ class Translation(unittest.TestCase):
         self.assertIsNone(ai.freemove())
 
     def test_ply_actions_are_read(self):
-        self.assertEqual(bridge.parse_ply_action("blitz siam indonesia"), ("blitz", "South East Asia", "Indonesia"))
+        self.assertEqual(
+            bridge.parse_ply_action("blitz siam indonesia"),
+            ("blitz", "South East Asia", "Indonesia"),
+        )
         self.assertEqual(bridge.parse_ply_action("occupy 4"), ("occupy", 4))
         for bad in ["trade alaska peru wild1", "place narnia 3", "draw alaska", ""]:
             with self.assertRaises(ValueError):
@@ -221,6 +227,48 @@ class Translation(unittest.TestCase):
         fixed = bridge.integer_reinforce(float_split)(None, 7)
         self.assertEqual(fixed, {"A": 3, "B": 2, "C": 2})
         self.assertTrue(all(isinstance(v, int) for v in fixed.values()))
+
+
+class SameMap(unittest.TestCase):
+    """Ply's classic map file against the names alone (always), and against pyrisk's world.py
+    when PYRISK names a checkout."""
+
+    def ply_map(self):
+        import json
+
+        with open(os.path.join(ROOT, "crates", "games", "risk", "maps", "classic.json")) as f:
+            data = json.load(f)
+        slug = lambda name: "-".join(name.lower().split())  # noqa: E731
+        borders = {
+            frozenset((slug(t["name"]), slug(n)))
+            for t in data["territories"]
+            for n in t["neighbours"]
+        }
+        continents = {slug(t["name"]): t["continent"] for t in data["territories"]}
+        bonuses = {c["name"]: c["bonus"] for c in data["continents"]}
+        return borders, continents, bonuses
+
+    def test_the_slugs_are_ply_map_names(self):
+        _, continents, _ = self.ply_map()
+        self.assertEqual(sorted(continents), sorted(PLY_SLUGS))
+
+    @unittest.skipUnless(os.environ.get("PYRISK"), "PYRISK=path of a pyrisk checkout")
+    def test_pyrisk_world_is_the_same_map(self):
+        sys.path.insert(0, os.environ["PYRISK"])
+        import world
+
+        borders, continents, bonuses = self.ply_map()
+        theirs = set()
+        for line in world.CONNECT.strip().splitlines():
+            names = [n.strip() for n in line.split("--") if n.strip()]
+            for a, b in zip(names, names[1:]):
+                theirs.add(frozenset((bridge.PYRISK_TO_PLY[a], bridge.PYRISK_TO_PLY[b])))
+        self.assertEqual(theirs, borders)
+        self.assertEqual(len(borders), 83)
+        for area, (bonus, names) in world.AREAS.items():
+            self.assertEqual(bonuses[area], bonus)
+            for name in names:
+                self.assertEqual(continents[bridge.PYRISK_TO_PLY[name]], area)
 
 
 def ply_binary():

@@ -104,8 +104,11 @@ fn the_pyrisk_rule_set_plays_to_the_end() {
     while state.turn() != Turn::Over {
         let action = match state.turn() {
             Turn::Chance => state.sample_chance(&mut rng),
+            // The planner in seat 0, greedy in seat 1: both only ever choose legal actions.
+            Turn::Player(0) => ply_risk::planner::Planner::default().choose(&state, &state.actions()),
             _ => ply_risk::agents::Greedy::choose(&state, &state.actions()),
         };
+        assert!(state.is_legal(action), "{}", state.action_to_text(action));
         state.apply(action);
         assert_eq!(state.hand_size(0) + state.hand_size(1), 0);
         actions += 1;
