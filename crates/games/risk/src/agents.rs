@@ -6,6 +6,7 @@ use ply_core::{Agent, AgentFactory, Decision, Game, Limits, ParamInfo, Params, S
 use ply_search::{Mcts, RolloutPolicy, factories};
 use rand::RngExt;
 
+use crate::claims::claim_value;
 use crate::dice::conquest_probability;
 use crate::eval::StrengthShare;
 use crate::map::bits;
@@ -40,13 +41,7 @@ impl Greedy {
     fn score(state: &Risk, action: RiskAction) -> f64 {
         let me = state.current() as u8;
         match action {
-            RiskAction::Pick(t) => {
-                let t = t as usize;
-                let continent = &state.map().continents[state.map().territories[t].continent];
-                let mine = (continent.territories & state.territories_of(me)).count_ones();
-                let size = continent.territories.count_ones();
-                f64::from(mine + 1) / f64::from(size) + 0.01 * f64::from(continent.bonus) / f64::from(size)
-            }
+            RiskAction::Pick(t) => claim_value(state, t as usize),
             RiskAction::Place { territory, armies } => {
                 let t = territory as usize;
                 let front = front_value(state, t);

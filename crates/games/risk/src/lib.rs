@@ -4,6 +4,7 @@
 
 pub mod agents;
 mod cards;
+mod claims;
 pub mod dice;
 pub mod document;
 pub mod eval;

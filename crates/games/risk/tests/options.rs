@@ -115,3 +115,41 @@ fn the_pyrisk_rule_set_plays_to_the_end() {
         assert!(actions < 1_000_000);
     }
 }
+
+/// Claims in turn: a player completes a continent it is alone in and one short of, and
+/// otherwise takes the last open territory of a continent its rival is alone in.
+#[test]
+fn greedy_claims_complete_its_continents_and_deny_the_rivals() {
+    let mut state = game("setup=pick,cards=none");
+    let mut rng = ply_core::rng::rng_from_seed(1);
+    while state.turn() == Turn::Chance {
+        state.apply(state.sample_chance(&mut rng));
+    }
+    let map = state.shared_map().clone();
+    let id = |slug: &str| map.territory(slug).unwrap_or_else(|| panic!("{slug}"));
+    let (australia, europe_far) = (
+        ["indonesia", "new-guinea", "western-australia", "eastern-australia"].map(id),
+        ["iceland", "great-britain", "scandinavia"].map(id),
+    );
+    let pick = |state: &mut Risk, t: usize| {
+        let action = state
+            .actions()
+            .into_iter()
+            .find(|a| state.action_to_text(*a) == format!("pick {}", state.map().territories[t].slug));
+        state.apply(action.unwrap_or_else(|| panic!("pick {t} is not legal")));
+    };
+    // Seat 0 takes three of Australia, seat 1 three of Europe's north-west.
+    for i in 0..3 {
+        assert_eq!(state.turn(), Turn::Player(0));
+        pick(&mut state, australia[i]);
+        pick(&mut state, europe_far[i]);
+    }
+    // Seat 0 completes Australia.
+    let choice = ply_risk::agents::Greedy::choose(&state, &state.actions());
+    assert_eq!(state.action_to_text(choice), "pick eastern-australia");
+    // Had seat 1 been to move, it would have denied it.
+    let mut other = state.clone();
+    pick(&mut other, id("peru"));
+    let choice = ply_risk::agents::Greedy::choose(&other, &other.actions());
+    assert_eq!(other.action_to_text(choice), "pick eastern-australia");
+}
