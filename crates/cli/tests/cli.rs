@@ -84,6 +84,11 @@ fn agents_bench_and_perft() {
     assert!(ok && signature(&out) == signature(&again));
     let (ok, out, _) = ply(&["perft", "connect4", "5"]);
     assert!(ok && out.contains("perft 5: 16807"), "{out}");
+    // Risk: claiming in turn, 42 × 41 × 40 ways; the deal, one of 2 seats per territory dealt.
+    let (ok, out, _) = ply(&["perft", "risk", "3", "-o", "setup=pick"]);
+    assert!(ok && out.contains("perft 3: 68880"), "{out}");
+    let (ok, out, _) = ply(&["perft", "risk", "4", "-o", "players=2"]);
+    assert!(ok && out.contains("perft 4: 16"), "{out}");
 }
 
 /// Runs an engine session: sends lines, returns everything it printed.

@@ -170,6 +170,8 @@ impl Game for Risk {
 /// Two players at the start of round 3 of a game between `greedy` players: a draft, then
 /// attacks, with cards in hand.
 const BENCH_POSITION: &str = "risk players=2 round=3 player=0 phase=draft reserve=5 trades=0 conquered=0 acted=0 dealt=42; territories alaska=0:1 northwest-territory=0:2 greenland=1:1 alberta=0:1 ontario=0:3 quebec=1:3 western-united-states=0:1 eastern-united-states=0:2 central-america=1:1 venezuela=1:1 peru=0:1 brazil=1:1 argentina=0:1 iceland=1:1 scandinavia=1:1 great-britain=1:1 northern-europe=1:1 western-europe=1:1 southern-europe=1:1 ukraine=1:3 north-africa=1:1 egypt=1:1 east-africa=1:1 congo=1:1 south-africa=1:1 madagascar=1:1 ural=0:1 siberia=0:1 yakutsk=0:1 kamchatka=0:1 irkutsk=1:1 mongolia=0:1 japan=1:1 afghanistan=1:1 china=0:1 middle-east=1:1 india=1:1 siam=1:1 indonesia=0:1 new-guinea=1:1 western-australia=0:1 eastern-australia=1:1; hands 0:scandinavia,great-britain 1:brazil,kamchatka; discard";
+/// The same turn after the draft: the position every attack-phase search starts from.
+const BENCH_ATTACK_POSITION: &str = "risk players=2 round=3 player=0 phase=attack reserve=0 trades=0 conquered=0 acted=0 dealt=42; territories alaska=0:1 northwest-territory=0:2 greenland=1:1 alberta=0:1 ontario=0:3 quebec=1:3 western-united-states=0:1 eastern-united-states=0:2 central-america=1:1 venezuela=1:1 peru=0:1 brazil=1:1 argentina=0:6 iceland=1:1 scandinavia=1:1 great-britain=1:1 northern-europe=1:1 western-europe=1:1 southern-europe=1:1 ukraine=1:3 north-africa=1:1 egypt=1:1 east-africa=1:1 congo=1:1 south-africa=1:1 madagascar=1:1 ural=0:1 siberia=0:1 yakutsk=0:1 kamchatka=0:1 irkutsk=1:1 mongolia=0:1 japan=1:1 afghanistan=1:1 china=0:1 middle-east=1:1 india=1:1 siam=1:1 indonesia=0:1 new-guinea=1:1 western-australia=0:1 eastern-australia=1:1; hands 0:scandinavia,great-britain 1:brazil,kamchatka; discard";
 
 impl GameDef for Risk {
     const NAME: &'static str = "risk";
@@ -275,7 +277,16 @@ impl GameDef for Risk {
     }
 
     fn bench_cases() -> Vec<BenchCase> {
-        vec![BenchCase { position: BENCH_POSITION, agent: "mcts", iterations: 2_000 }]
+        // Every agent at its default settings, deciding from the start of a turn: the lines'
+        // times are the decision times (minimax plans its whole turn there; the budget is high
+        // enough that its default depth, not the budget, ends the search).
+        let mut cases = vec![BenchCase { position: BENCH_POSITION, agent: "mcts", iterations: 2_000 }];
+        for position in [BENCH_POSITION, BENCH_ATTACK_POSITION] {
+            for agent in ["minimax", "planner", "greedy"] {
+                cases.push(BenchCase { position, agent, iterations: 10_000_000 });
+            }
+        }
+        cases
     }
 
     fn bench_random_games() -> u64 {
