@@ -258,7 +258,7 @@ fn generic_alpha_beta_equals_plain_minimax_on_the_tree() {
             let state = random_prediction(&mut rng, players);
             let weights: [f64; 4] = std::array::from_fn(|_| rng.random_range(0.0..10.0));
             let eval = DocumentEval { weights };
-            let config = MinimaxConfig { weights, depth, attacks: 3 };
+            let config = MinimaxConfig { weights, depth, attacks: 3, draft: Default::default() };
             let root = state.mover();
             let expected = expectiminimax_in(&state, depth, DepthUnit::Turns, root, &eval, EvalScale::Rank);
             let mut search = config.search();
@@ -471,10 +471,42 @@ fn minimax_answers_any_position_handed_to_it() {
 
 #[test]
 fn minimax_parameters_are_checked() {
-    for bad in ["minimax:weights=1,2,3", "minimax:weights=1,2,3,-1", "minimax:depth=0", "minimax:attacks=0"] {
+    for bad in [
+        "minimax:weights=1,2,3",
+        "minimax:weights=1,2,3,-1",
+        "minimax:depth=0",
+        "minimax:attacks=0",
+        "minimax:draft=spread",
+    ] {
         assert!(Risk::build_agent(&AgentSpec::parse(bad).unwrap(), 0).is_err(), "{bad}");
     }
-    for good in ["minimax", "minimax:weights=0,0,0,0", "minimax:weights=9.5,1,0.25,3,depth=3,attacks=1"] {
+    for good in [
+        "minimax",
+        "minimax:weights=0,0,0,0",
+        "minimax:weights=9.5,1,0.25,3,depth=3,attacks=1",
+        "minimax:draft=front",
+    ] {
         assert!(Risk::build_agent(&AgentSpec::parse(good).unwrap(), 0).is_ok(), "{good}");
     }
+}
+
+/// `draft=front` drafts as `greedy` does, the whole reserve at once; the document's NBSR draft
+/// spreads it.
+#[test]
+fn the_front_draft_is_greedys() {
+    let mut rng = ply_core::rng::rng_from_seed(3);
+    let mut state = Risk::new_from_text_options("rules=document").unwrap();
+    while state.phase() != ply_risk::Phase::Draft {
+        let action = match state.turn() {
+            Turn::Chance => state.sample_chance(&mut rng),
+            _ => ply_risk::agents::Greedy::choose(&state, &state.actions()),
+        };
+        state.apply(action);
+    }
+    let limits = Limits::default();
+    let front = minimax("minimax:draft=front").choose(&state, &limits, &mut |_| {}).action;
+    assert_eq!(front, ply_risk::agents::Greedy::choose(&state, &state.actions()));
+    let nbsr = minimax("minimax").choose(&state, &limits, &mut |_| {}).action;
+    let ply_risk::RiskAction::Place { armies, .. } = nbsr else { panic!("{nbsr:?}") };
+    assert!(armies < state.reserve(), "NBSR placed the whole reserve of {} at once", state.reserve());
 }

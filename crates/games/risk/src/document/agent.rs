@@ -24,7 +24,7 @@ use ply_search::AlphaBeta;
 
 use super::draft::{allocation, border_security_ratios};
 use super::prediction::{Move, Prediction, battle};
-use super::{AttackOrder, DocumentEval, MinimaxConfig};
+use super::{AttackOrder, DocumentEval, DraftRule, MinimaxConfig};
 use crate::agents::Greedy;
 use crate::rules::{Phase, Risk, RiskAction};
 
@@ -72,6 +72,9 @@ impl MinimaxAgent {
     }
 
     fn place(&mut self, state: &Risk) -> RiskAction {
+        if self.config.draft == DraftRule::Front {
+            return Greedy::choose(state, &state.actions());
+        }
         let n = state.map().len();
         let (seat, reserve) = (state.current() as u8, state.reserve());
         let fits = |plan: &DraftPlan| {

@@ -72,6 +72,19 @@ pub struct MinimaxConfig {
     pub depth: u32,
     /// Most attacks per player per turn, in the tree and in the real game.
     pub attacks: u8,
+    /// How the agent places its own draft in the real game (the tree always assumes NBSR).
+    pub draft: DraftRule,
+}
+
+/// The agent's own draft in the real game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DraftRule {
+    /// The document's: by border threat, spread over the most threatened half.
+    #[default]
+    Nbsr,
+    /// Beyond the document: `greedy`'s — the whole draft on the front with the best target.
+    /// It shows what the document's draft costs (docs/risk.md, "Measured").
+    Front,
 }
 
 impl MinimaxConfig {
@@ -92,6 +105,10 @@ impl MinimaxConfig {
             weights,
             depth: params.get_in("depth", 1..=12)?,
             attacks: params.get_in("attacks", 1..=10)?,
+            draft: match params.get_choice("draft", &["nbsr", "front"])? {
+                "front" => DraftRule::Front,
+                _ => DraftRule::Nbsr,
+            },
         })
     }
 
@@ -117,6 +134,11 @@ pub fn params() -> Vec<ParamInfo> {
         ),
         ParamInfo::new("depth", DEFAULT_DEPTH, "turns searched, the mover's own included"),
         ParamInfo::new("attacks", DEFAULT_ATTACKS, "most attacks per player per turn"),
+        ParamInfo::new(
+            "draft",
+            "nbsr",
+            "own draft: nbsr (the document's) or front (greedy's, beyond the document)",
+        ),
     ]
 }
 
