@@ -186,11 +186,20 @@ impl GameDef for Tactics {
         rules.handicap = options.get_in("handicap", -1..=1)?;
         rules.team = match options.raw("team") {
             "random" => None,
-            text => Some(Team::parse(text).map_err(|e| Error::spec(format!("team: {e}")))?),
+            text => Some(
+                Team::parse(text)
+                    .map_err(|e| Error::spec(format!("{}: parameter team: {e}", options.owner())))?,
+            ),
         };
         rules.seed = match options.raw("map_seed") {
             "random" => None,
-            _ => Some(options.get("map_seed")?),
+            text => Some(text.parse::<u32>().map_err(|_| {
+                Error::spec(format!(
+                    "{}: parameter map_seed must be 'random' or a number from 0 to {}, got '{text}'",
+                    options.owner(),
+                    u32::MAX
+                ))
+            })?),
         };
         let map = match options.raw("map") {
             "generated" => Map::open(rules.size),

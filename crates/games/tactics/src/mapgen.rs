@@ -25,6 +25,8 @@ pub const MAX_DETOUR: f64 = 1.5;
 
 /// The most of the board that walls and water may cover.
 pub const MAX_OBSTACLES: f64 = 0.3;
+/// The least: a map is not a bare field.
+pub const MIN_OBSTACLES: f64 = 0.06;
 
 /// Side 0's deployment order: its corner a1 first, then the cells one step out, and so on; on
 /// each such diagonal the middle first, then the file before the rank. Side 1 uses the mirror.
@@ -79,7 +81,7 @@ pub fn check_reachable(map: &Map, starts: &[Vec<Cell>; 2]) -> Result<(), String>
 /// The generator's fairness check: the map is point-symmetric; each corner zone is earth; the
 /// teams' start cells are all in one region of earth; the way between the corners is not a maze
 /// (at most [`MAX_DETOUR`] times the straight distance); walls and water cover at most
-/// [`MAX_OBSTACLES`] of the board.
+/// [`MAX_OBSTACLES`] of the board and at least [`MIN_OBSTACLES`].
 pub fn check_generated(map: &Map) -> Result<(), String> {
     let size = map.size();
     if !map.is_point_symmetric() {
@@ -98,8 +100,12 @@ pub fn check_generated(map: &Map) -> Result<(), String> {
         return Err(format!("the way between the corners is {way} steps, a maze"));
     }
     let obstacles = Cells::board(size).minus(*map.earth()).count();
-    if f64::from(obstacles) > MAX_OBSTACLES * f64::from(size) * f64::from(size) {
+    let area = f64::from(size) * f64::from(size);
+    if f64::from(obstacles) > MAX_OBSTACLES * area {
         return Err(format!("{obstacles} cells of walls and water are too many"));
+    }
+    if f64::from(obstacles) < MIN_OBSTACLES * area {
+        return Err(format!("{obstacles} cells of walls and water are too few"));
     }
     Ok(())
 }
@@ -116,14 +122,22 @@ pub fn generate(size: u8, seed: u64) -> (Map, u32) {
     (Map::open(size), MAX_ATTEMPTS + 1)
 }
 
-/// One draft: short random walks of wall or of water (each cell set with its mirror), about a
-/// fifth of the board, then the corner zones cleared.
+fn in_corner_zone(map: &Map, c: Cell) -> bool {
+    let near = |c: Cell| file_of(c) + rank_of(c) <= CORNER_ZONE;
+    near(c) || near(map.mirror(c))
+}
+
+/// One draft: short random walks of wall or of water (each cell set with its mirror), starting
+/// outside the corner zones, about a fifth of the board; then the corner zones cleared.
 fn draft(size: u8, rng: &mut Rng) -> Map {
     let mut map = Map::open(size);
-    let features = u32::from(size) * u32::from(size) / 25;
+    let features = u32::from(size) * u32::from(size) / 25 + rng.random_range(0..=2);
     for _ in 0..features {
         let terrain = if rng.random_bool(0.55) { Terrain::Wall } else { Terrain::Water };
         let mut at = cell(rng.random_range(0..size), rng.random_range(0..size));
+        while in_corner_zone(&map, at) {
+            at = cell(rng.random_range(0..size), rng.random_range(0..size));
+        }
         let mut dir = Dir::ALL[rng.random_range(0..4)];
         for _ in 0..rng.random_range(1..=5) {
             map.set(at, terrain);
@@ -138,9 +152,8 @@ fn draft(size: u8, rng: &mut Rng) -> Map {
         }
     }
     for c in map.cells() {
-        if file_of(c) + rank_of(c) <= CORNER_ZONE {
+        if in_corner_zone(&map, c) {
             map.set(c, Terrain::Earth);
-            map.set(map.mirror(c), Terrain::Earth);
         }
     }
     map

@@ -202,6 +202,12 @@ fn read_unit(text: &str) -> Result<(Unit, bool), String> {
         .ok()
         .filter(|_| hp.chars().all(|c| c.is_ascii_digit()))
         .ok_or_else(|| format!("'{text}': '{hp}' is not a number of hit points"))?;
+    if hp == 0 {
+        return Err(format!(
+            "'{text}': a living unit has 1 hit point or more; a dead one is written '{}x'",
+            kind.letter()
+        ));
+    }
     Ok((Unit { kind, hp, cell }, acted))
 }
 
