@@ -290,3 +290,15 @@ impl Tactics {
         self.acted != 0 && !self.is_over()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Search copies positions by the thousand: they stay small and on the stack.
+    #[test]
+    fn a_position_is_small() {
+        assert!(std::mem::size_of::<Tactics>() <= 256, "{} bytes", std::mem::size_of::<Tactics>());
+        assert_eq!(std::mem::size_of::<TacticsAction>(), 8);
+    }
+}
