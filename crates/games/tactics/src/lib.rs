@@ -158,25 +158,29 @@ impl GameDef for Tactics {
 
     fn options() -> Vec<ParamInfo> {
         vec![
-            ParamInfo::new("size", 10, "side of a generated board, 8-16 (a map file has its own)"),
-            ParamInfo::new("map", "generated", "'generated' from the seed, or a map file (docs/tactics.md)")
-                .costs(Resource::File { builtin: &["generated"] }),
             ParamInfo::new(
                 "map_seed",
                 "random",
                 "seed of the map and of drawn teams: 'random' (a chance event at the start draws 0-9999) or a number",
             ),
             ParamInfo::new(
+                "handicap",
+                0,
+                "units of player 0 (who moves first): '0' as many as player 1, '1' an extra fighter, '-1' one fewer (the last)",
+            ),
+            ParamInfo::new("size", 10, "side of a generated board, 8-16 (a map file has its own)"),
+            ParamInfo::new(
                 "team",
                 "random",
                 "'random' (drawn from the seed) or 1-6 letters F, A, W for both sides",
             ),
+            ParamInfo::new("map", "generated", "'generated' from the seed, or a map file (docs/tactics.md)")
+                .costs(Resource::File { builtin: &["generated"] }),
             ParamInfo::new(
-                "handicap",
-                0,
-                "units player 0 has more (+1: an extra fighter) or fewer (-1: its last unit)",
+                "max_turns",
+                100,
+                "rounds before the game is adjudicated by the value of the units left",
             ),
-            ParamInfo::new("max_turns", 100, "rounds before the game is adjudicated by the units' values"),
         ]
     }
 
