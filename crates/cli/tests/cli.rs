@@ -91,6 +91,28 @@ fn agents_bench_and_perft() {
     assert!(ok && out.contains("perft 4: 16"), "{out}");
 }
 
+/// `ply perft tactics` from the start on a fixed map and from an endgame across a turn: the
+/// counts the crate's test checks against a naive move generator
+/// (crates/games/tactics/tests/moves.rs).
+#[test]
+fn tactics_perft_from_fixed_positions() {
+    let (ok, out, err) = ply(&["perft", "tactics", "3", "-o", "map_seed=1"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("perft 1: 42 ") && out.contains("perft 2: 1453 ") && out.contains("perft 3: 40104 "),
+        "{out}"
+    );
+    let endgame = "tactics size=8 round=7 player=0; map ......../..#...../..#..~~./......../..~.#.../....#.../.##...../........; side0 Fc3:100 Ad2:35 Wx; side1 We6:40 Fe7:100 Ah3:10";
+    let (ok, out, err) = ply(&["perft", "tactics", "3", "--position", endgame]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("perft 1: 32 ") && out.contains("perft 2: 576 ") && out.contains("perft 3: 26806 "),
+        "{out}"
+    );
+    let (ok, _, err) = ply(&["perft", "tactics", "1", "--position", &endgame.replace("Fc3:100", "Fc3:101")]);
+    assert!(!ok && err.contains("101 hit points") && !err.contains("panicked"), "{err}");
+}
+
 /// Runs an engine session: sends lines, returns everything it printed.
 fn engine(game: &str, lines: &[&str]) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
@@ -193,6 +215,42 @@ fn engine_survives_garbage() {
     // The position is unchanged by the rejected lines: a full column was refused as a whole.
     let out = engine("connect4", &["play 4 4 4 4 4 4 4", "show"]);
     assert!(out.iter().any(|l| l == "position ......./......./......./......./......./......."), "{out:?}");
+}
+
+#[test]
+fn engine_plays_tactics_a_turn_at_a_time() {
+    let out = engine(
+        "tactics",
+        &[
+            "new map_seed=1",
+            "turn",
+            "play a1 b1 a2 b2-b3 c1 a3",
+            "turn",
+            "play j10-j9",
+            "play j10 j10",
+            "new",
+            "roll",
+            "turn",
+            "agent max_agro:order=reversed",
+            "go",
+        ],
+    );
+    assert!(
+        out.contains(&"turn player 0".to_string()) && out.contains(&"turn player 1".to_string()),
+        "{out:?}"
+    );
+    assert!(out.contains(&"ok a1 b1 a2 b2-b3 c1 a3".to_string()), "{out:?}");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("error action 1 'j10-j9'") && l.contains("another unit stands there")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(|l| l.starts_with("error action 2 'j10'") && l.contains("already acted")),
+        "{out:?}"
+    );
+    assert!(out.iter().any(|l| l.starts_with("bestmove ")), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("ok deal:")), "{out:?}");
 }
 
 /// An engine session driven a line at a time, its output read on a thread of its own so that a

@@ -15,6 +15,7 @@ pub fn all() -> Vec<Box<dyn DynGame>> {
         entry::<ply_gomoku::Gomoku>(),
         entry::<ply_kuhn::Kuhn>(),
         entry::<ply_risk::Risk>(),
+        entry::<ply_tactics::Tactics>(),
     ]
 }
 

@@ -3,7 +3,7 @@
 // appear here without changes.
 import { h, clear, get, post, showError, keepGameTokens, keepSeriesToken } from './ui.js';
 import { getCatalog } from './app.js';
-import { pageFor, titleOf } from './games/index.js';
+import { pageFor, titleOf, hasPage } from './games/index.js';
 
 const STRENGTHS = [
   [100, 'Quick · 0.1 s'], [250, 'Casual · 0.25 s'], [500, 'Fair · 0.5 s'], [1000, 'Normal · 1 s'],
@@ -14,6 +14,8 @@ const MODES = [
   ['hva', 'Human vs AI'], ['hvh', 'Human vs Human'], ['ava', 'AI vs AI'], ['test', 'Automatic test'],
 ];
 const SAVED = 'ply.lobby';
+/** Options a game without a page of its own shows before "More options". */
+const GENERIC_SHOWN = 3;
 
 function saved() {
   try { return JSON.parse(localStorage.getItem(SAVED)) || {}; } catch { return {}; }
@@ -132,8 +134,11 @@ export async function lobbyPage(root) {
     }, menus[o.name]);
     if (!opts.length) return clear(optionsBox, h('span.muted', 'This game has no options.'));
     // A page may name the options shown first (`lobbyOptions`); the others fold away under
-    // "More options", open while one of them is not at its default.
-    const first = page.lobbyOptions ? opts.filter((o) => page.lobbyOptions.includes(o.name)) : opts;
+    // "More options", open while one of them is not at its default. A game without a page shows
+    // its first GENERIC_SHOWN, so that however many options it has the Start button stays on a
+    // 1280x800 screen.
+    const first = page.lobbyOptions ? opts.filter((o) => page.lobbyOptions.includes(o.name))
+      : hasPage(state.game) ? opts : opts.slice(0, GENERIC_SHOWN);
     const rest = opts.filter((o) => !first.includes(o));
     const changed = rest.some((o) => String(optionValue(o)) !== String(o.default));
     clear(optionsBox, first.map(field), rest.length ? h('details.more-options', {

@@ -13,6 +13,11 @@ export function pageFor(name) {
   return pages.find((p) => p.name === name) || generic;
 }
 
+/** Whether the game has a page of its own (else it is played on the generic one). */
+export function hasPage(name) {
+  return pages.some((p) => p.name === name);
+}
+
 /** A game's display name: its page's title, else its registry name capitalised. */
 export function titleOf(name) {
   return pageFor(name).title || name[0].toUpperCase() + name.slice(1);
