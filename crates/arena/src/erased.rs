@@ -124,6 +124,13 @@ pub trait DynAgent: Send {
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> Result<Decision<String>, Error>;
     fn budget(&self) -> Budget;
+    /// Thinks about `state` while another player is to move ([`ply_core::Agent::ponder`]).
+    fn ponder(&mut self, _state: &dyn DynState, _limits: &Limits) -> Result<(), Error> {
+        Ok(())
+    }
+    fn ponders(&self) -> bool {
+        false
+    }
 }
 
 /// The registry entry of game `G`.
@@ -325,5 +332,18 @@ impl<G: GameDef> DynAgent for ErasedAgent<G> {
     }
     fn budget(&self) -> Budget {
         self.budget
+    }
+    fn ponder(&mut self, state: &dyn DynState, limits: &Limits) -> Result<(), Error> {
+        let state = state
+            .as_any()
+            .downcast_ref::<G>()
+            .ok_or_else(|| Error::spec(format!("this agent plays {}, not {}", G::NAME, state.game())))?;
+        if state.current_player().is_some() {
+            self.agent.ponder(state, limits);
+        }
+        Ok(())
+    }
+    fn ponders(&self) -> bool {
+        self.agent.ponders()
     }
 }

@@ -80,4 +80,16 @@ pub trait Agent<G: Game>: Send {
         limits: &Limits,
         report: &mut dyn FnMut(&SearchInfo<G::Action>),
     ) -> Decision<G::Action>;
+
+    /// Thinks about `state`, where another player is to move, within `limits` (usually until
+    /// their stop flag is set: when that player has moved), keeping what it learns for its own
+    /// next decision. `ply serve` calls it while a human thinks, so the AI answers sooner and
+    /// better. Matches never call it: their games replay bit for bit. The default does nothing.
+    fn ponder(&mut self, _state: &G, _limits: &Limits) {}
+
+    /// Whether [`Agent::ponder`] does anything, so that no core is held for an agent that
+    /// would not use it.
+    fn ponders(&self) -> bool {
+        false
+    }
 }

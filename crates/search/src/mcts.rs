@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use ply_core::rng::{Rng, derive_seed, rng_from_seed};
-use ply_core::{Agent, Clock, Decision, Game, Limits, Returns, SearchInfo, Turn};
+use ply_core::{Agent, Budget, Clock, Decision, Game, Limits, Returns, SearchInfo, Turn};
 use rand::RngExt;
 
 use crate::heuristics::{Evaluator, RolloutPolicy};
@@ -103,6 +103,8 @@ impl Default for MctsConfig {
 /// Searches without a time budget and without an iteration budget stop after this many playouts.
 const DEFAULT_ITERATIONS: u64 = 10_000;
 const TIME_CHECK_INTERVAL: u64 = 16;
+/// Mixed into the seed of pondering searches: their random streams are not any decision's.
+const PONDER_SALT: u64 = 0x504F_4E44_4552;
 
 /// The memory one tree node takes, for [`ply_core::Resource::PerThreadItems`]: the node, and as
 /// much again for the node vector's growth by doubling. Under widening the untried actions count
@@ -370,30 +372,24 @@ fn new_child<G: Game, E: Evaluator<G>>(
     child
 }
 
-impl<G, E, R> Agent<G> for Mcts<G, E, R>
+impl<G, E, R> Mcts<G, E, R>
 where
     G: Game + PartialEq,
     E: Evaluator<G>,
     R: RolloutPolicy<G>,
 {
-    fn choose(
+    /// Grows every thread's tree from `state` (the kept subtree when reusing) within `clock`,
+    /// and returns the trees with their root statistics.
+    fn grow(
         &mut self,
         state: &G,
-        limits: &Limits,
-        report: &mut dyn FnMut(&SearchInfo<G::Action>),
-    ) -> Decision<G::Action> {
-        let clock = limits.start();
-        assert!(state.current_player().is_some(), "MCTS asked to move when no player is to move");
-        let legal = state.actions();
-        assert!(!legal.is_empty(), "asked to move in a position without legal moves");
-        if legal.len() == 1 {
-            return Decision::new(legal[0]);
-        }
-        let decision_seed = derive_seed(self.seed, self.decisions);
-        self.decisions += 1;
+        clock: &Clock,
+        budget: &Budget,
+        decision_seed: u64,
+    ) -> Vec<(Tree<G>, RootStats<G::Action>)> {
         let threads = self.trees.len();
         let shares: Vec<Option<u64>> = (0..threads as u64)
-            .map(|t| limits.budget.iterations.map(|n| n / threads as u64 + u64::from(t < n % threads as u64)))
+            .map(|t| budget.iterations.map(|n| n / threads as u64 + u64::from(t < n % threads as u64)))
             .collect();
         let trees: Vec<Tree<G>> = self
             .trees
@@ -404,7 +400,7 @@ where
             })
             .collect();
         let (config, eval, rollout) = (&self.config, &*self.eval, &*self.rollout);
-        let mut results: Vec<(Tree<G>, RootStats<G::Action>)> = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             let handles: Vec<_> = trees
                 .into_iter()
                 .enumerate()
@@ -437,7 +433,32 @@ where
                     Err(result) => *result,
                 })
                 .collect()
-        });
+        })
+    }
+}
+
+impl<G, E, R> Agent<G> for Mcts<G, E, R>
+where
+    G: Game + PartialEq,
+    E: Evaluator<G>,
+    R: RolloutPolicy<G>,
+{
+    fn choose(
+        &mut self,
+        state: &G,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo<G::Action>),
+    ) -> Decision<G::Action> {
+        let clock = limits.start();
+        assert!(state.current_player().is_some(), "MCTS asked to move when no player is to move");
+        let legal = state.actions();
+        assert!(!legal.is_empty(), "asked to move in a position without legal moves");
+        if legal.len() == 1 {
+            return Decision::new(legal[0]);
+        }
+        let decision_seed = derive_seed(self.seed, self.decisions);
+        self.decisions += 1;
+        let mut results = self.grow(state, &clock, &limits.budget, decision_seed);
 
         let mut merged: Vec<(G::Action, u32, f64)> = Vec::new();
         for (_, stats) in &results {
@@ -489,6 +510,25 @@ where
             *slot = Some(tree);
         }
         Decision { action, info }
+    }
+
+    /// Searches on from `state` while another player (a human, say) is to move; the tree is
+    /// kept, so the next `choose` starts from the subtree of the move that was made. Its seeds
+    /// are apart from the decisions', so pondering never shifts a decision's random stream.
+    fn ponder(&mut self, state: &G, limits: &Limits) {
+        if !self.config.reuse || state.current_player().is_none() {
+            return;
+        }
+        let clock = limits.start();
+        let seed = derive_seed(self.seed ^ PONDER_SALT, self.decisions);
+        let results = self.grow(state, &clock, &limits.budget, seed);
+        for (slot, (tree, _)) in self.trees.iter_mut().zip(results) {
+            *slot = Some(tree);
+        }
+    }
+
+    fn ponders(&self) -> bool {
+        self.config.reuse
     }
 }
 

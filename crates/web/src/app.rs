@@ -38,6 +38,8 @@ pub struct App {
     seeds: AtomicU64,
     /// Searches running now (AI moves and hints), for `/api/status`.
     pub searches: Arc<AtomicUsize>,
+    /// AIs pondering while a human thinks.
+    pub ponders: Arc<AtomicUsize>,
     pub caps: Caps,
     /// Held for the server's life: no second server opens this data directory.
     pub data: DataDir,
@@ -71,6 +73,7 @@ impl App {
             series: Mutex::new(HashMap::new()),
             seeds: AtomicU64::new(clock),
             searches: Arc::new(AtomicUsize::new(0)),
+            ponders: Arc::new(AtomicUsize::new(0)),
             caps: config.caps,
             data,
         };
@@ -222,8 +225,14 @@ impl App {
             tokens: tokens.clone(),
             rolls: 0,
         };
-        let mut live =
-            Live::build(self.registry.clone(), self.store.clone(), self.searches.clone(), index, stored)?;
+        let mut live = Live::build(
+            self.registry.clone(),
+            self.store.clone(),
+            self.searches.clone(),
+            self.ponders.clone(),
+            index,
+            stored,
+        )?;
         live.paused = false;
         let handle = Arc::new(Mutex::new(live));
         self.games().insert(id, Slot { handle: handle.clone(), used: Instant::now() });
@@ -240,8 +249,14 @@ impl App {
         }
         let stored = self.store.load_game(id)?.ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
         let index = self.game_index(&stored.settings.game)?;
-        let live =
-            Live::build(self.registry.clone(), self.store.clone(), self.searches.clone(), index, stored)?;
+        let live = Live::build(
+            self.registry.clone(),
+            self.store.clone(),
+            self.searches.clone(),
+            self.ponders.clone(),
+            index,
+            stored,
+        )?;
         let handle = {
             let mut games = self.games();
             // Another request may have loaded it meanwhile: theirs wins, ours is dropped unused.
@@ -268,6 +283,7 @@ impl App {
             "schema": crate::store::SCHEMA_VERSION,
             "games_in_memory": self.games().len(),
             "searches": self.searches.load(Ordering::Relaxed),
+            "ponders": self.ponders.load(Ordering::Relaxed),
             "series_running": running,
             "caps": {"memory_bytes": self.caps.memory_bytes, "threads": self.caps.threads},
         })

@@ -160,3 +160,33 @@ fn a_reused_tree_reaches_past_a_whole_turn_and_the_reply() {
     assert_eq!(reused.nodes[0].visits, visits, "the subtree is kept, visits and all");
     assert!(reused.nodes.len() > 1 && reused.root_state == state);
 }
+
+/// Pondering while the opponent is to move grows the kept tree there, and the next decision
+/// starts from the subtree of the move the opponent made; a decision's own random stream is
+/// not shifted by pondering.
+#[test]
+fn pondering_grows_the_tree_the_next_decision_reuses() {
+    let start = LongTurns { bits: 0, moves: 0 };
+    let mut state = start.clone();
+    for _ in 0..TURN {
+        let actions = state.actions();
+        state.apply(actions[0]);
+    }
+    assert_eq!(state.current_player(), Some(1), "the opponent is to move");
+    let mut agent = Mcts::new(MctsConfig::default(), NeutralEval, UniformRollout, 5);
+    assert!(Agent::<LongTurns>::ponders(&agent));
+    agent.ponder(&state, &Limits::new(ply_core::Budget::iterations(20_000)));
+    let tree = agent.trees[0].as_ref().expect("the pondered tree is kept");
+    assert!(tree.root_state == state && tree.nodes[0].visits >= 20_000, "{}", tree.nodes[0].visits);
+    // The opponent's most explored reply: the decision after it starts with those visits.
+    let reply = tree.children(0).max_by_key(|&c| tree.nodes[c].visits).expect("explored");
+    let visits = tree.nodes[reply].visits;
+    let mut after = state.clone();
+    after.apply(tree.nodes[reply].action.unwrap());
+    let reused = agent.trees[0].take().unwrap().reuse_for(&after);
+    assert_eq!(reused.nodes[0].visits, visits);
+    // Without reuse there is nothing to ponder with.
+    let plain =
+        Mcts::new(MctsConfig { reuse: false, ..MctsConfig::default() }, NeutralEval, UniformRollout, 5);
+    assert!(!Agent::<LongTurns>::ponders(&plain));
+}

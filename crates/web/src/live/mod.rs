@@ -23,9 +23,11 @@ use crate::model::{
 };
 use crate::store::{Store, StoredGame};
 
+mod ponder;
 mod think;
 mod view;
 
+use ponder::AgentSource;
 pub use think::{Running, stop_after};
 use view::observe;
 
@@ -80,6 +82,9 @@ pub struct Live {
     hints: Vec<(u64, StopFlag)>,
     next_hint: u64,
     pub searches: Arc<AtomicUsize>,
+    /// Ponders running (`/api/status`), apart from the searches for moves and hints.
+    ponders: Arc<AtomicUsize>,
+    pondering: Option<ponder::Pondering>,
     /// Grows with every published change, so a client can drop a view older than one it has
     /// (an HTTP reply may arrive after the socket's news of later moves). Starts at the clock,
     /// so views after a restart are newer still.
@@ -88,6 +93,8 @@ pub struct Live {
     /// search that returns into a newer epoch is dropped.
     epoch: u64,
     agents: Vec<Option<Box<dyn DynAgent>>>,
+    /// The budget each seat's spec asks for, noted when its agent is built.
+    spec_budgets: Vec<Budget>,
     /// Each seat's budget is per turn, shared out over a turn of several decisions.
     turn_budgets: Vec<TurnBudget>,
     agent_builds: u64,
@@ -104,6 +111,7 @@ impl Live {
         registry: Arc<Registry>,
         store: Arc<Store>,
         searches: Arc<AtomicUsize>,
+        ponders: Arc<AtomicUsize>,
         game: usize,
         stored: StoredGame,
     ) -> Result<Live, ApiError> {
@@ -143,9 +151,12 @@ impl Live {
             hints: Vec::new(),
             next_hint: 0,
             searches,
+            ponders,
+            pondering: None,
             version: now_ms() as u64,
             epoch: 0,
             agents: (0..players).map(|_| None).collect(),
+            spec_budgets: vec![Budget::default(); players],
             turn_budgets: vec![TurnBudget::default(); players],
             agent_builds: 0,
             game,
@@ -318,8 +329,12 @@ impl Live {
                     }
                 }
                 Turn::Player(p) => {
-                    if self.settings.sides[p].is_ai() && !self.paused && self.thinking.is_none() {
-                        self.start_thinking(handle, p);
+                    if self.settings.sides[p].is_ai() {
+                        if !self.paused && self.thinking.is_none() {
+                            self.start_thinking(handle, p);
+                        }
+                    } else {
+                        self.start_pondering(handle, p);
                     }
                     return;
                 }

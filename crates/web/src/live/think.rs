@@ -23,6 +23,7 @@ impl Drop for Running {
 impl Live {
     pub(super) fn stop_thinking(&mut self) {
         self.epoch += 1;
+        self.stop_pondering();
         if let Some(thinking) = self.thinking.take() {
             thinking.stop.stop();
             // The agent went with the search; the next move builds a fresh one.
@@ -30,7 +31,7 @@ impl Live {
         }
     }
 
-    pub(super) fn take_agent(&mut self, player: usize) -> Result<Box<dyn DynAgent>, ApiError> {
+    pub fn take_agent(&mut self, player: usize) -> Result<Box<dyn DynAgent>, ApiError> {
         if let Some(agent) = self.agents[player].take() {
             return Ok(agent);
         }
@@ -38,16 +39,23 @@ impl Live {
         let spec = AgentSpec::parse(spec)?;
         self.agent_builds += 1;
         let seed = self.seed_at(AGENT_SEED_BASE + player as u64 + 16 * self.agent_builds);
-        Ok(self.def().new_agent(&spec, seed)?)
+        let agent = self.def().new_agent(&spec, seed)?;
+        self.spec_budgets[player] = agent.budget();
+        Ok(agent)
     }
 
     pub(super) fn start_thinking(&mut self, handle: &GameHandle, player: usize) {
-        let mut agent = match self.take_agent(player) {
-            Ok(agent) => agent,
+        let source = match self.agent_source(player) {
+            Ok(source) => source,
             Err(e) => return self.fail(&e.message),
         };
+        let spec_budget = match &source {
+            AgentSource::Ready(agent) => agent.budget(),
+            // Still pondering: its spec's budget was noted when it was built.
+            AgentSource::Pondering(_) => self.spec_budgets[player],
+        };
         let side_ms = self.settings.sides[player].time_ms.unwrap_or(DEFAULT_TIME_MS);
-        let full = agent.budget().or(Budget::millis(side_ms));
+        let full = spec_budget.or(Budget::millis(side_ms));
         let budget = self.turn_budgets[player].decision(
             full,
             self.state.continues_turn(),
@@ -82,6 +90,18 @@ impl Live {
                 }
                 live.publish();
             }
+            // From its ponder, once that has stopped (at once: its stop flag is set).
+            let mut agent = match source.agent(&handle, player).await {
+                Ok(agent) => agent,
+                Err(e) => {
+                    let mut live = lock(&handle);
+                    if live.epoch == epoch {
+                        live.fail(&e.message);
+                        live.publish();
+                    }
+                    return;
+                }
+            };
             if let Some(deadline) = deadline {
                 stop_after(stop.clone(), deadline);
             }
