@@ -6,13 +6,30 @@
 //! occupied or forbidden point and keeps inside the per-move and per-match time limits.
 
 use std::io::{BufRead, Write};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ply_core::{Agent, Budget, Limits};
+use ply_core::{Agent, Budget, Limits, StopFlag};
 
 use crate::board::{BLACK, Board, EMPTY, MAX_SIZE, MIN_SIZE, Point, Rule, WHITE};
 use crate::engine::{EngineConfig, EnginePlayer};
 use crate::notation::point_to_xy_text;
+
+/// The search time for `INFO timeout_turn 0`, "play as fast as possible": enough for the
+/// threat searches and a few plies, far below any clock.
+const FASTEST_MS: u64 = 5;
+
+/// The most of a received line an error reply quotes: a huge line is not echoed back whole.
+const QUOTE_CHARS: usize = 40;
+
+/// `text` for an error reply, cut to [`QUOTE_CHARS`] characters.
+pub fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+    }
+}
 
 /// What the manager told us with INFO.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +60,10 @@ impl Settings {
     /// Thinking time for one move: inside the move limit and a share of the match clock, less a
     /// margin for reading, writing and the clock check interval.
     pub fn move_time(&self, stones: usize, size: usize) -> Duration {
+        if self.timeout_turn_ms == 0 {
+            // The protocol's "play as fast as possible".
+            return Duration::from_millis(FASTEST_MS);
+        }
         let moves_left = ((size * size).saturating_sub(stones) / 2).clamp(10, 60) as u64;
         let from_match = self.time_left_ms / moves_left;
         let limit = self.timeout_turn_ms.min(from_match);
@@ -60,11 +81,24 @@ impl Settings {
     }
 }
 
+/// What the input reader and the brain share about stopping searches.
+#[derive(Default)]
+struct SearchControl {
+    searching: Option<StopFlag>,
+    /// STOP, YXSTOP and END lines the reader has read: more than the brain has handled means
+    /// one is waiting behind the command being handled, so that command's search stops at once.
+    stops_read: u64,
+}
+
 pub struct Brain {
     board: Option<Board>,
     settings: Settings,
     engine: EnginePlayer,
     engine_bits: u32,
+    /// Shared with the input reader, which stops the search when STOP, YXSTOP or END arrives.
+    control: Arc<Mutex<SearchControl>>,
+    /// STOP, YXSTOP and END lines handled so far.
+    stops_handled: u64,
     /// Set by END (or the end of input): the caller stops reading.
     pub finished: bool,
 }
@@ -86,7 +120,22 @@ impl Brain {
             engine: EnginePlayer::new(EngineConfig { tt_bits: bits, ..EngineConfig::default() }),
             engine_bits: bits,
             settings,
+            control: Arc::default(),
+            stops_handled: 0,
             finished: false,
+        }
+    }
+
+    /// For the input reader: a STOP, YXSTOP or END line was read. It stops the search in
+    /// progress, or the next one if that line comes after the command that starts it.
+    pub fn stopper(&self) -> impl Fn() + Send + Sync + 'static {
+        let control = self.control.clone();
+        move || {
+            let mut control = control.lock().unwrap_or_else(|e| e.into_inner());
+            control.stops_read += 1;
+            if let Some(stop) = &control.searching {
+                stop.stop();
+            }
         }
     }
 
@@ -109,6 +158,9 @@ impl Brain {
             Some((w, r)) => (w, r.trim()),
             None => (line, ""),
         };
+        if is_stop(word) {
+            self.stops_handled += 1;
+        }
         match word.to_ascii_uppercase().as_str() {
             "START" => self.start(rest.parse().ok(), rest),
             "RECTSTART" => match rest
@@ -119,7 +171,7 @@ impl Brain {
                 Some((Ok(_), Ok(_))) => {
                     vec!["ERROR rectangular boards are not supported; only square ones".into()]
                 }
-                _ => vec![format!("ERROR RECTSTART needs width,height, got '{rest}'")],
+                _ => vec![format!("ERROR RECTSTART needs width,height, got '{}'", quoted(rest))],
             },
             "RESTART" => match &self.board {
                 Some(b) => {
@@ -144,8 +196,10 @@ impl Brain {
                 self.finished = true;
                 Vec::new()
             }
+            // Only meaningful while a search runs (the reader stops it then); idle, nothing to do.
+            "STOP" | "YXSTOP" => Vec::new(),
             "ABOUT" => vec![ABOUT.into()],
-            other => vec![format!("UNKNOWN command '{other}'")],
+            _ => vec![format!("UNKNOWN command '{}'", quoted(word))],
         }
     }
 
@@ -155,7 +209,10 @@ impl Brain {
                 self.board = Some(Board::new(n, self.settings.rule));
                 vec!["OK".into()]
             }
-            _ => vec![format!("ERROR unsupported board size '{text}': Ply plays {MIN_SIZE} to {MAX_SIZE}")],
+            _ => vec![format!(
+                "ERROR unsupported board size '{}': Ply plays {MIN_SIZE} to {MAX_SIZE}",
+                quoted(text)
+            )],
         }
     }
 
@@ -166,7 +223,7 @@ impl Brain {
         };
         let number = value.parse::<u64>().ok();
         match (key.as_str(), number) {
-            ("timeout_turn", Some(v)) => self.settings.timeout_turn_ms = if v == 0 { 30_000 } else { v },
+            ("timeout_turn", Some(v)) => self.settings.timeout_turn_ms = v,
             ("timeout_match", Some(v)) => self.settings.timeout_match_ms = v,
             ("time_left", Some(v)) => self.settings.time_left_ms = v,
             ("max_memory", Some(v)) => self.settings.max_memory_bytes = v,
@@ -198,10 +255,10 @@ impl Brain {
 
     fn parse_xy(&self, text: &str) -> Result<Point, String> {
         let board = self.board.as_ref().ok_or("no game started (send START first)")?;
-        let (x, y) = text.split_once(',').ok_or_else(|| format!("'{text}' is not x,y"))?;
+        let (x, y) = text.split_once(',').ok_or_else(|| format!("'{}' is not x,y", quoted(text)))?;
         let (x, y) = match (x.trim().parse::<usize>(), y.trim().parse::<usize>()) {
             (Ok(x), Ok(y)) => (x, y),
-            _ => return Err(format!("'{text}' is not x,y with whole numbers")),
+            _ => return Err(format!("'{}' is not x,y with whole numbers", quoted(text))),
         };
         board.point(x, y).ok_or_else(|| format!("{x},{y} is off the {0}x{0} board", board.size()))
     }
@@ -213,7 +270,7 @@ impl Brain {
         };
         let board = self.board.as_mut().expect("parse_xy checked the board");
         if board.at(p) != EMPTY {
-            return vec![format!("ERROR {rest} is already taken")];
+            return vec![format!("ERROR {} is already taken", quoted(rest))];
         }
         if board.winner().is_some() {
             return vec!["ERROR the game is already over".into()];
@@ -233,6 +290,12 @@ impl Brain {
             if line.eq_ignore_ascii_case("DONE") {
                 break;
             }
+            if line.eq_ignore_ascii_case("END") {
+                // The manager is done with us, BOARD or not.
+                self.stops_handled += 1;
+                self.finished = true;
+                return Vec::new();
+            }
             if error.is_some() || line.is_empty() {
                 continue;
             }
@@ -241,9 +304,9 @@ impl Brain {
                 [x, y, c] => self.parse_xy(&format!("{x},{y}")).and_then(|p| match c {
                     "1" | "2" => Ok((p, c.as_bytes()[0] - b'0')),
                     "3" => Ok((p, 0)),
-                    other => Err(format!("stone owner must be 1, 2 or 3, got '{other}'")),
+                    other => Err(format!("stone owner must be 1, 2 or 3, got '{}'", quoted(other))),
                 }),
-                _ => Err(format!("'{line}' is not x,y,owner")),
+                _ => Err(format!("'{}' is not x,y,owner", quoted(&line))),
             };
             match parsed {
                 Ok((_, 0)) => {}
@@ -277,6 +340,7 @@ impl Brain {
             .collect();
         match Board::from_stones_in_order(board.size(), self.settings.rule, &colored) {
             Ok(b) => {
+                // A finished game gets its ERROR from reply_move, as after TURN.
                 self.board = Some(b);
                 self.reply_move()
             }
@@ -291,7 +355,7 @@ impl Brain {
         };
         let board = self.board.as_mut().expect("parse_xy checked the board");
         if board.moves().last() != Some(&p) {
-            return vec![format!("ERROR {rest} is not the last stone played")];
+            return vec![format!("ERROR {} is not the last stone played", quoted(rest))];
         }
         board.take_back();
         vec!["OK".into()]
@@ -307,8 +371,8 @@ impl Brain {
                     .into(),
             ];
         }
-        if board.winner().is_some() || board.is_full() {
-            return vec!["MESSAGE the game is over".into()];
+        if let Some(over) = game_over(&board) {
+            return vec![format!("ERROR {over}")];
         }
         let bits = self.settings.table_bits();
         if bits != self.engine_bits {
@@ -319,7 +383,16 @@ impl Brain {
             time: Some(self.settings.move_time(board.moves().len(), board.size())),
             iterations: None,
         };
-        let decision = self.engine.choose(&board, &Limits::new(budget), &mut |_| {});
+        let limits = Limits::new(budget);
+        {
+            let mut control = self.control.lock().unwrap_or_else(|e| e.into_inner());
+            if control.stops_read > self.stops_handled {
+                limits.stop.stop();
+            }
+            control.searching = Some(limits.stop.clone());
+        }
+        let decision = self.engine.choose(&board, &limits, &mut |_| {});
+        self.control.lock().unwrap_or_else(|e| e.into_inner()).searching = None;
         let mut p = decision.action;
         if !board.is_legal(p) {
             // The engine never should; the protocol must never see an illegal move.
@@ -346,33 +419,64 @@ impl Brain {
     }
 }
 
+/// The commands that stop a search: STOP and YXSTOP (Yixin's), and END.
+fn is_stop(word: &str) -> bool {
+    ["STOP", "YXSTOP", "END"].iter().any(|w| word.eq_ignore_ascii_case(w))
+}
+
+/// Why no move can be asked for in `board`, if the game there is over.
+fn game_over(board: &Board) -> Option<String> {
+    if let Some(winner) = board.winner() {
+        // We are to move, so five in a row is the opponent's (or ours from before: either way
+        // no move is wanted).
+        let who = if winner == board.to_move() { "we have" } else { "the opponent has" };
+        return Some(format!("the game is already over: {who} five in a row"));
+    }
+    board.is_full().then(|| "the game is already over: the board is full".to_string())
+}
+
 fn point_text(board: Option<&Board>, p: Point) -> String {
     board.map_or_else(|| p.to_string(), |b| point_to_xy_text(b, p))
 }
 
-/// Runs the protocol until END or the end of input.
-pub fn run(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+/// Runs the protocol until END or the end of input. Input is read on a thread of its own, so
+/// that STOP, YXSTOP and END stop a search in progress at once.
+pub fn run(input: impl BufRead + Send, mut output: impl Write) -> std::io::Result<()> {
     let mut brain = Brain::new();
-    let mut lines = input.lines();
-    while let Some(line) = lines.next() {
-        let line = match line {
-            Ok(l) => l,
-            Err(_) => {
+    let stop_search = brain.stopper();
+    std::thread::scope(|scope| {
+        let (lines_in, lines) = mpsc::channel::<Option<String>>();
+        scope.spawn(move || {
+            for line in input.lines() {
+                // Not UTF-8: passed on as None, answered with an error.
+                let line = line.ok();
+                let word = line.as_deref().and_then(|l| l.split_whitespace().next()).unwrap_or("");
+                let (stops, ends) = (is_stop(word), word.eq_ignore_ascii_case("END"));
+                if stops {
+                    stop_search();
+                }
+                if lines_in.send(line).is_err() || ends {
+                    break;
+                }
+            }
+        });
+        while let Ok(line) = lines.recv() {
+            let Some(line) = line else {
                 writeln!(output, "ERROR input is not valid UTF-8 text")?;
                 output.flush()?;
                 continue;
+            };
+            let mut more = || lines.recv().ok().flatten();
+            for reply in brain.handle(&line, &mut more) {
+                writeln!(output, "{reply}")?;
             }
-        };
-        let mut more = || lines.next().and_then(Result::ok);
-        for reply in brain.handle(&line, &mut more) {
-            writeln!(output, "{reply}")?;
+            output.flush()?;
+            if brain.finished {
+                break;
+            }
         }
-        output.flush()?;
-        if brain.finished {
-            break;
-        }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 impl Board {

@@ -151,3 +151,71 @@ fn move_time_respects_both_clocks() {
     let s = Settings { max_memory_bytes: 64 << 20, ..Settings::default() };
     assert!((1u64 << s.table_bits()) * 16 <= 32 << 20);
 }
+
+/// Every line the brain printed, MESSAGE lines included.
+fn raw_session(lines: &[&str]) -> Vec<String> {
+    let input = lines.join("\n");
+    let mut out = Vec::new();
+    run(input.as_bytes(), &mut out).unwrap();
+    String::from_utf8(out).unwrap().lines().map(String::from).collect()
+}
+
+#[test]
+fn timeout_turn_zero_means_as_fast_as_possible() {
+    let fastest = Settings { timeout_turn_ms: 0, ..Settings::default() };
+    assert!(fastest.move_time(0, 15) <= Duration::from_millis(5), "{:?}", fastest.move_time(0, 15));
+    let out = session(&["START 15", "INFO timeout_turn 0", "BEGIN", "END"]);
+    assert_eq!(out[0], "OK");
+    assert_eq!(out[1].split(',').count(), 2, "a move: {out:?}");
+}
+
+#[test]
+fn stop_and_end_interrupt_a_search() {
+    // A 20 s move, stopped by YXSTOP as soon as it is read: the brain answers with what it
+    // has, and reads on. The search's own report says how long it ran.
+    for stop in ["YXSTOP", "STOP", "END"] {
+        let out = raw_session(&["START 15", "INFO timeout_turn 20000", "BEGIN", stop, "ABOUT", "END"]);
+        let report = out.iter().find(|l| l.starts_with("MESSAGE depth")).unwrap_or_else(|| panic!("{out:?}"));
+        let ms: u64 =
+            report.split("time ").nth(1).and_then(|t| t.split(' ').next()).unwrap().parse().unwrap();
+        assert!(ms < 10_000, "{stop} stopped the 20 s search: {report}");
+        let moves = out.iter().filter(|l| l.split(',').count() == 2 && !l.contains(' ')).count();
+        assert_eq!(moves, 1, "{out:?}");
+        // After END nothing more is answered; after a stop the brain carries on.
+        assert_eq!(out.iter().any(|l| l.starts_with("name=")), stop != "END", "{stop}: {out:?}");
+    }
+}
+
+#[test]
+fn end_inside_board_ends_the_brain() {
+    let out = session(&["START 15", "BOARD", "7,7,1", "END", "ABOUT"]);
+    assert_eq!(out, ["OK"]);
+}
+
+#[test]
+fn a_finished_game_gets_an_error_not_a_move() {
+    // The opponent (2) has five on the top row; four of ours below; we are to move.
+    let mut lines = vec!["START 15", "INFO timeout_turn 50", "BOARD"];
+    let stones: Vec<String> = (0..5)
+        .flat_map(|x| {
+            let theirs = format!("{x},0,2");
+            if x < 4 { vec![theirs, format!("{x},5,1")] } else { vec![theirs] }
+        })
+        .collect();
+    lines.extend(stones.iter().map(String::as_str));
+    lines.extend(["DONE", "ABOUT"]);
+    let out = session(&lines);
+    assert_eq!(out[1], "ERROR the game is already over: the opponent has five in a row", "{out:?}");
+    assert!(out[2].starts_with("name="), "the brain carries on: {out:?}");
+}
+
+#[test]
+fn errors_quote_only_a_bounded_part_of_a_huge_line() {
+    let huge = "X".repeat(100_000);
+    let turn = format!("TURN {huge}");
+    let word = format!("FOO{huge}");
+    let out = session(&["START 15", &turn, &word, "ABOUT"]);
+    assert!(out[1].starts_with("ERROR") && out[1].len() < 200, "{}", &out[1][..200.min(out[1].len())]);
+    assert!(out[2].starts_with("UNKNOWN") && out[2].len() < 200, "{}", &out[2][..200.min(out[2].len())]);
+    assert!(out[3].starts_with("name="));
+}
