@@ -141,10 +141,12 @@ test('Tactics: a whole game against max_agro by clicks; illegal clicks play noth
       assert.equal(await page.locator('.tc-reach').count(), 0, 'nothing selected after a click on an enemy');
       const blocked = await cells('.tc-cell.wall, .tc-cell.water');
       if (blocked.length) await clickCell(blocked[0]);
-      // A unit selected: its reachable cells are exactly the destinations the server lists.
-      await clickCell(selectable[0]);
+      // A unit selected (the one with the most room): its reachable cells are exactly the
+      // destinations the server lists.
+      const roomy = [...selectable].sort((a, b) => destinations(legal, b).length - destinations(legal, a).length)[0];
+      await clickCell(roomy);
       const reach = (await cells('.tc-cell.reach')).sort();
-      assert.deepEqual(reach, destinations(legal, selectable[0]));
+      assert.deepEqual(reach, destinations(legal, roomy));
       assert.ok(reach.length > 1, 'the unit can move');
       await shot('tactics-select');
       const far = (await cells('.tc-cell.earth')).find((c) => !reach.includes(c) && !selectable.includes(c));
