@@ -246,6 +246,32 @@ test('Tactics: AI vs AI watched to the end, each unit action with its cursor', {
   assert.ok(rec.actions.length > 12);
 });
 
+test('Tactics: human vs human on one screen, each side ordering its units in turn', { timeout: 120000 }, async () => {
+  await page.goto(`${base}/#/`);
+  await page.click('.game-card[data-game="tactics"]');
+  await page.click('.segmented [data-mode="hvh"]');
+  await setOption('map_seed', '11');
+  await page.click('[data-testid=start]');
+  await page.waitForURL(/#\/game\/\d+/);
+  for (const side of ['0', '1', '0']) {
+    await page.locator('.tc-cell.selectable').first().waitFor();
+    assert.equal(await page.locator('.tc-wrap').getAttribute('data-player'), side);
+    const mine = await page.locator(`.tc-unit.can[data-side="${side}"]`).count();
+    assert.equal(await page.locator('.tc-unit.can').count(), mine, 'only the side to move\'s units are offered');
+    // One unit moves by clicks (its path drawn once it is chosen), the others stay.
+    const unit = (await cells('.tc-cell.selectable'))[0];
+    await clickCell(unit);
+    const reach = await cells('.tc-cell.reach');
+    const to = reach.find((c) => c !== unit) || unit;
+    await clickCell(to);
+    if (await page.locator('[data-testid=tc-no-attack]').count()) await played(() => page.click('[data-testid=tc-no-attack]'));
+    else await page.waitForFunction((c) => document.querySelector(`.tc-unit[data-cell="${c}"]`)?.dataset.acted === '1', to);
+    const before = await ply();
+    await page.click('[data-testid=tc-end-turn]');
+    await page.waitForFunction(([n, s]) => Number(document.querySelector('.tc-wrap').dataset.ply) > n && document.querySelector('.tc-wrap').dataset.player !== s, [before, side]);
+  }
+});
+
 test('Tactics: an automatic test series runs to its end', { timeout: 180000 }, async () => {
   const series = await call('POST', '/api/series', { game: 'tactics', options: 'size=8,max_turns=3', sides: [{ kind: 'ai', agent: 'max_agro' }, { kind: 'ai', agent: 'random' }], games: 2 });
   await page.goto(`${base}/#/test/${series.id}`);

@@ -138,6 +138,47 @@ export function drawTerrain(board) {
   return svg('g', { class: 'tc-terrain' }, cells, svg('g', { class: 'tc-marks' }, marks), labels);
 }
 
+/** A shortest way from `from` to `to` over earth free of units (the mover's own cell aside),
+ * as the cells it crosses, both ends included; the straight step if there is none. */
+export function pathBetween(board, from, to) {
+  const start = parseCell(from);
+  const goal = parseCell(to);
+  const key = ([f, r]) => f * 32 + r;
+  const back = new Map([[key(start), null]]);
+  const queue = [start];
+  while (queue.length) {
+    const at = queue.shift();
+    if (at[0] === goal[0] && at[1] === goal[1]) break;
+    for (const [df, dr] of Object.values(DIRS)) {
+      const next = [at[0] + df, at[1] + dr];
+      const c = cellName(...next);
+      if (board.terrain(...next) !== 'earth' || back.has(key(next))) continue;
+      if (c !== to && board.units.has(c) && c !== from) continue;
+      back.set(key(next), at);
+      queue.push(next);
+    }
+  }
+  if (!back.has(key(goal))) return [from, to];
+  const cells = [];
+  for (let at = goal; at; at = back.get(key(at))) cells.unshift(cellName(...at));
+  return cells;
+}
+
+/** An arrow along a path of cells (a move), through their centres. */
+export function pathArrow(board, cells, cls) {
+  if (cells.length < 2) return null;
+  const pts = cells.map((c) => centre(board, c));
+  const [x1, y1] = pts[pts.length - 2];
+  const [x2, y2] = pts[pts.length - 1];
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+  const [hx, hy] = [x2 - ux * 8, y2 - uy * 8];
+  const line = [...pts.slice(0, -1), [hx, hy]].map(([x, y]) => `${x},${y}`).join(' ');
+  return svg('g', { class: `tc-arrow ${cls}` },
+    svg('polyline', { points: line }),
+    svg('path', { d: `M${x2},${y2}L${hx - uy * 5},${hy + ux * 5}L${hx + uy * 5},${hy - ux * 5}Z` }));
+}
+
 /** An arrow from one cell's centre to another's. */
 export function arrowLine(board, from, to, cls) {
   const [x1, y1] = centre(board, from);

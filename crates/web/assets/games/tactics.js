@@ -8,7 +8,7 @@ import { h, clear } from '../ui.js';
 import { svg } from './risk-map.js';
 import {
   KINDS, DIR_NAMES, DIR_ARROWS, S, parseAction, actionText, legalMoves, boardOf, attackLine,
-  centre, unitIcon, drawTerrain, arrowLine, cellMark, parseCell,
+  centre, unitIcon, drawTerrain, arrowLine, cellMark, parseCell, pathBetween, pathArrow,
 } from './tactics-grid.js';
 
 export const SEATS = [{ name: 'Blue', color: '#3e63dd' }, { name: 'Red', color: '#e5484d' }];
@@ -203,7 +203,7 @@ export default {
             marks.push(svg('circle', { cx: x + 13, cy: y - 13, r: 3.5, class: 'tc-attack-dot' }));
           }
         }
-        if (sel.to && sel.to !== sel.from) plan.push(arrowLine(board, sel.from, sel.to, 'move plan'));
+        if (sel.to && sel.to !== sel.from) plan.push(pathArrow(board, pathBetween(board, sel.from, sel.to), 'move plan'));
         for (const [d, line] of attacksHere()) {
           for (const c of line.cells) marks.push(cellMark(board, c, 'tc-line', 4));
           if (line.cells.length) plan.push(arrowLine(board, sel.to, line.cells[line.cells.length - 1], `attack plan dir-${d}`));
@@ -245,7 +245,11 @@ export default {
       const prev = before ? boardOf(before) : null;
       const actor = prev?.units.get(a.from) || board.units.get(a.to);
       const items = [];
-      if (a.to !== a.from) items.push(arrowLine(board, a.from, a.to, 'move last'));
+      if (a.to !== a.from) {
+        // The way it went: through the position before (a unit its attack killed blocked it).
+        const way = prev ? pathBetween(prev, a.from, a.to) : [a.from, a.to];
+        items.push(pathArrow(board, way, 'move last'));
+      }
       let hits = [];
       if (a.dir && actor) {
         const line = attackLine(prev || board, actor.kind, a.from, a.to, a.dir);
