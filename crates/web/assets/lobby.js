@@ -21,6 +21,47 @@ function saved() {
   try { return JSON.parse(localStorage.getItem(SAVED)) || {}; } catch { return {}; }
 }
 
+/** An agent spec's parameters (`key=value,…`) as a map, and back. */
+function paramsMap(text) {
+  const out = new Map();
+  for (const part of text.split(',')) {
+    const i = part.indexOf('=');
+    if (i > 0) out.set(part.slice(0, i).trim(), part.slice(i + 1).trim());
+  }
+  return out;
+}
+const paramsText = (map) => [...map].map(([k, v]) => `${k}=${v}`).join(',');
+
+/** A field for one of an agent's parameters, shown unfolded when the game's page names it
+ * (`agentParams`): a menu of the values its help quotes, or of a range in steps (`0-140 in
+ * steps of 10`), else a number or text field. The default is left out of the spec. */
+function agentParamField(param, side, onChange) {
+  const current = paramsMap(side.params).get(param.name) ?? String(param.default);
+  let choices = [...param.help.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+  const range = /(-?\d+)\s*(?:-|–|\.\.)\s*(-?\d+)/.exec(param.help);
+  const step = /steps? of (\d+)/.exec(param.help);
+  if (choices.length < 2 && range && step) {
+    choices = [];
+    for (let v = Number(range[1]); v <= Number(range[2]) && choices.length < 100; v += Number(step[1])) choices.push(String(v));
+  }
+  const set = (v) => {
+    const map = paramsMap(side.params);
+    if (v === String(param.default) || v === '') map.delete(param.name); else map.set(param.name, v);
+    side.params = paramsText(map);
+    onChange();
+  };
+  let input;
+  if (choices.length >= 2) {
+    if (!choices.includes(current)) choices.unshift(current);
+    input = h('select', { name: `param-${param.name}` }, choices.map((c) => h('option', { value: c, selected: c === current }, c)));
+  } else {
+    const numeric = /^-?[\d.]+$/.test(String(param.default));
+    input = h('input', { name: `param-${param.name}`, value: current, type: numeric ? 'number' : 'text', min: range?.[1], max: range?.[2], step: numeric ? 'any' : undefined });
+  }
+  input.addEventListener('change', () => set(input.value));
+  return h('label.field', h('span', param.name), input, h('span.hint', param.help));
+}
+
 /** A select or number field for a game option: a menu of the choices the game's page lists, or
  * that the help text quotes; a number field for a numeric default. */
 function optionField(opt, value, onChange, pageChoices) {
@@ -83,8 +124,9 @@ export async function lobbyPage(root) {
     const key = `${state.game}:${seat}`;
     if (!state.sides[key]) {
       const agents = entry().agents;
-      const wanted = pageFor(state.game).defaultAgent || 'mcts';
-      const preferred = agents.find((a) => a.name === wanted) || agents.find((a) => a.name === 'mcts') || agents[0];
+      // A page may name several, best first: an agent still to come, then the one there now.
+      const wanted = [pageFor(state.game).defaultAgent || [], 'mcts'].flat();
+      const preferred = wanted.map((w) => agents.find((a) => a.name === w)).find(Boolean) || agents[0];
       state.sides[key] = { kind: seat === 0 ? 'human' : 'ai', agent: preferred.name, time: 1000, params: '' };
     }
     return state.sides[key];
@@ -156,6 +198,8 @@ export async function lobbyPage(root) {
     }, label)));
   }
 
+  const shownParams = (agent) => agent.params.filter((p) => (pageFor(state.game).agentParams || []).includes(p.name));
+
   function drawSides() {
     const seats = pageFor(state.game).seats(state.players);
     const agents = entry().agents;
@@ -179,12 +223,20 @@ export async function lobbyPage(root) {
             onchange: (e) => { side.time = Number(e.target.value); remember(); },
           }, STRENGTHS.map(([ms, label]) => h('option', { value: ms, selected: ms === side.time }, label))))),
         h('div.hint', agent.about),
+        shownParams(agent).map((p) => agentParamField(p, side, () => { remember(); drawSides(); })),
         h('details', { open: Boolean(side.params) },
           h('summary', 'Parameters'),
           h('label.field', { style: { marginTop: '8px' } },
             h('input', {
               name: 'params', value: side.params, placeholder: 'key=value,…',
               oninput: (e) => { side.params = e.target.value; remember(); },
+              // The fields above follow the text once it is done with (only the sides are
+              // redrawn: this fires as a click on Start takes the focus away).
+              onchange: (e) => {
+                side.params = e.target.value;
+                remember();
+                if (shownParams(agent).length) drawSides();
+              },
             }),
             h('span.hint', agent.params.filter((p) => p.name !== 'time' && p.name !== 'iters')
               .map((p) => `${p.name}=${p.default}`).join(', ') + ' · time=ms or iters=N fix the budget'))),

@@ -6,8 +6,9 @@ import einstein from './einstein.js';
 import connect4 from './connect4.js';
 import gomoku from './gomoku.js';
 import risk from './risk.js';
+import tactics from './tactics.js';
 
-const pages = [einstein, connect4, gomoku, risk];
+const pages = [einstein, connect4, gomoku, risk, tactics];
 
 export function pageFor(name) {
   return pages.find((p) => p.name === name) || generic;
