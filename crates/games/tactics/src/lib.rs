@@ -10,6 +10,7 @@ mod moves;
 mod notation;
 pub mod plans;
 pub mod rules;
+pub mod scenario;
 pub mod units;
 mod validate;
 
