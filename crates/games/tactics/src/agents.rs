@@ -105,7 +105,7 @@ fn scenario_factory() -> AgentFactory<Tactics> {
             ParamInfo::new("on", "none", "steps switched on beyond the level, names joined by '+'"),
             ParamInfo::new(
                 "weights",
-                vec!["1"; TUNED].join(","),
+                ["1"; TUNED].join(","),
                 "multipliers of the evaluation's main terms: threat, threatened, bait, cohesion, advance, out of reach, terrain, engagement",
             ),
             ParamInfo::new("keep", d.keep, "scenarios kept by step 13"),

@@ -273,3 +273,34 @@ fn levels_switch_steps_on_cumulatively() {
     let orc = Config { personality: Personality::Orc, ..Config::default() };
     assert_eq!(orc.strategies().len(), 15);
 }
+
+/// Timings for docs/tactics.md (`cargo test --release -p ply-tactics --test scenario -- --ignored
+/// --nocapture`): the evaluation alone, and a mutation (a whole turn replayed and judged).
+#[test]
+#[ignore]
+fn evaluation_and_mutation_speed() {
+    let state = positions(42).into_iter().find(|s| !s.continues_turn()).unwrap();
+    let config = Config::default();
+    let mut search = Search::new(&config, &state, rng_from_seed(1));
+    let population = search.generate();
+    let (w, on) = (Weights::default(), Switches::all());
+    let n = 100_000;
+    let started = std::time::Instant::now();
+    let mut sum = 0.0;
+    for _ in 0..n {
+        sum += evaluate(std::hint::black_box(&state), 0, 0, &w, &on).score(&w, true);
+    }
+    let eval = started.elapsed().as_secs_f64() / f64::from(n);
+    let started = std::time::Instant::now();
+    for i in 0..n / 2 {
+        sum += search.mutate(&population[i as usize % population.len()]).score;
+    }
+    let mutation = started.elapsed().as_secs_f64() / f64::from(n / 2);
+    println!(
+        "evaluation {:.1} us ({:.0}/s); mutation with its whole-turn replay {:.1} us ({:.0}/s) [{sum:.0}]",
+        eval * 1e6,
+        1.0 / eval,
+        mutation * 1e6,
+        1.0 / mutation
+    );
+}

@@ -453,9 +453,8 @@ fn cohesion(state: &Tactics, side: usize, w: &Weights) -> f64 {
                     continue;
                 }
                 let (x, y) = (f + df, r + dr);
-                if x < 0 || y < 0 || x >= i32::from(size) || y >= i32::from(size) {
-                    blocked += 1;
-                } else if !state.map.is_earth(crate::grid::cell(x as u8, y as u8)) {
+                let off = x < 0 || y < 0 || x >= i32::from(size) || y >= i32::from(size);
+                if off || !state.map.is_earth(crate::grid::cell(x as u8, y as u8)) {
                     blocked += 1;
                 }
             }

@@ -225,7 +225,7 @@ impl Config {
     pub fn from_params(params: &Params) -> Result<Config, Error> {
         let owner = "scenario";
         let level: u32 = params.get_in("level", 0..=140)?;
-        if level % 10 != 0 {
+        if !level.is_multiple_of(10) {
             return Err(Error::spec(format!(
                 "{owner}: level goes in steps of 10 (0, 10, ... 140), not {level}"
             )));

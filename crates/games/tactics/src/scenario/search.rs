@@ -118,14 +118,14 @@ impl<'a> Search<'a> {
             return 0;
         }
         'outer: loop {
-            for k in 0..population.len() {
+            for scenario in population.iter_mut() {
                 for _ in 0..self.rng.random_range(5..=15) {
                     if done(self.evaluations) {
                         break 'outer;
                     }
-                    let child = self.mutate(&population[k]);
-                    if child.score > population[k].score {
-                        population[k] = child;
+                    let child = self.mutate(scenario);
+                    if child.score > scenario.score {
+                        *scenario = child;
                     }
                 }
             }

@@ -279,6 +279,7 @@ pub fn play(
     let mut state = root.clone();
     let mut attacked = 0u8;
     let mut cells = [0u8; 64];
+    #[allow(clippy::needless_range_loop)] // `fresh` takes the index
     for i in 0..steps.len() {
         if state.is_over() {
             break;
