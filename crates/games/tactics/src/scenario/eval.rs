@@ -132,7 +132,15 @@ impl Terms {
     /// The score: our points over theirs with step 14, their difference without.
     pub fn score(&self, w: &Weights, ratio: bool) -> f64 {
         let ours = self.ours_total(w);
-        if ratio { ours / self.theirs.max(1.0) } else { ours - self.theirs }
+        if !ratio {
+            ours - self.theirs
+        } else if ours > 0.0 {
+            ours / self.theirs.max(1.0)
+        } else {
+            // Penalties beyond our material: a ratio would then prefer a stronger enemy; below
+            // every positive ratio, the difference keeps both directions right.
+            (ours - self.theirs) / 1e6
+        }
     }
 }
 
@@ -184,6 +192,10 @@ pub(crate) fn walk_line(map: &Map, kind: Kind, from: Cell, dir: Dir, mut visit: 
 }
 
 const NONE: u8 = u8::MAX;
+
+/// Steps beyond `spread_free` that still double the spread penalty: at 6 it is 63 × 500, a
+/// third of a fighter, and does not swamp material when the units are scattered anyway.
+const SPREAD_CAP: u8 = 6;
 
 /// Value a hit of `damage` takes from a unit of `kind` with `hp`.
 #[inline]
@@ -419,7 +431,7 @@ fn cohesion(state: &Tactics, side: usize, w: &Weights) -> f64 {
         points -= w.cohesion * f64::from(pair_sum) / f64::from(pairs);
     }
     if widest > w.spread_free {
-        let over = i32::from((widest - w.spread_free).min(12));
+        let over = i32::from((widest - w.spread_free).min(SPREAD_CAP));
         points -= w.spread * (2f64.powi(over) - 1.0);
     }
     let (cf, cr) = theirs[..m]
