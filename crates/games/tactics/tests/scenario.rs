@@ -304,3 +304,56 @@ fn evaluation_and_mutation_speed() {
         1.0 / mutation
     );
 }
+
+/// How the personalities play (docs/tactics.md, "Measured"; `-- --ignored --nocapture`): over
+/// games against max_agro, each personality's mean distance to the nearest enemy after its turns,
+/// attacks per turn and units lost per game.
+#[test]
+#[ignore]
+fn personalities_differ() {
+    for personality in ["cyborg", "orc", "zombie"] {
+        let (mut distance, mut turns, mut attacks, mut lost, mut score) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        let games = 20u64;
+        for seed in 0..games {
+            let start = game(&format!("map_seed={},max_turns=40", 100 + seed));
+            let seat = (seed % 2) as usize;
+            let me = agent(&format!("scenario:personality={personality}"), seed);
+            let mut agents = if seat == 0 { [me, agent("max_agro", 0)] } else { [agent("max_agro", 0), me] };
+            let mut state = start.clone();
+            let limits = Limits::new(Budget::iterations(300));
+            while let Turn::Player(p) = state.turn() {
+                let action = agents[p].choose(&state, &limits, &mut |_| {}).action;
+                if p == seat && matches!(action, TacticsAction::Unit { attack: Some(_), .. }) {
+                    attacks += 1.0;
+                }
+                state.play(action).unwrap();
+                if p == seat && state.player() != seat && !state.is_over() {
+                    turns += 1.0;
+                    let enemies: Vec<u8> =
+                        state.team(1 - seat).iter().filter(|u| u.alive()).map(|u| u.cell).collect();
+                    let mine: Vec<u8> =
+                        state.team(seat).iter().filter(|u| u.alive()).map(|u| u.cell).collect();
+                    let d: f64 = mine
+                        .iter()
+                        .map(|&c| {
+                            enemies
+                                .iter()
+                                .map(|&e| f64::from(ply_tactics::grid::manhattan(c, e)))
+                                .fold(f64::MAX, f64::min)
+                        })
+                        .sum();
+                    distance += d / mine.len() as f64;
+                }
+            }
+            lost += state.team(seat).iter().filter(|u| !u.alive()).count() as f64;
+            score += state.returns().get(seat);
+        }
+        println!(
+            "{personality}: distance to the nearest enemy {:.2}, attacks per turn {:.2}, units lost per game {:.2}, score {:.0}%",
+            distance / turns,
+            attacks / turns.max(1.0),
+            lost / games as f64,
+            100.0 * score / games as f64
+        );
+    }
+}
