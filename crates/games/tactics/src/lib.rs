@@ -10,11 +10,12 @@ mod moves;
 mod notation;
 pub mod plans;
 pub mod rules;
+pub mod scenario;
 pub mod units;
 mod validate;
 
 use ply_core::rng::Rng;
-use ply_core::{AgentFactory, Error, Game, GameDef, ParamInfo, Params, Resource, Returns, Turn};
+use ply_core::{AgentFactory, BenchCase, Error, Game, GameDef, ParamInfo, Params, Resource, Returns, Turn};
 use rand::RngExt;
 
 pub use grid::{Cell, Cells, Dir, Map, Terrain, cell_name, parse_cell};
@@ -45,6 +46,10 @@ impl Tactics {
         Ok(actions)
     }
 }
+
+/// A mid-game position (map seed 42, max_agro against itself to round 4): five units against
+/// six, scattered and wounded, the side to move at the start of its turn.
+const BENCH_POSITION: &str = "tactics size=10 round=4 player=0; map ........../......#.../.......~../........~./........../........../.~......../..~......./...#....../..........; side0 Wx Af3:35 Aa8:60 Aa7:60 Af2:35 Fe10:75; side1 Wi10:40 Af10:10 Ag10:60 Ah10:60 Af9:10 Fe1:75";
 
 impl Game for Tactics {
     type Action = TacticsAction;
@@ -228,5 +233,16 @@ impl GameDef for Tactics {
 
     fn agents() -> Vec<AgentFactory<Self>> {
         agents::factories()
+    }
+
+    fn bench_cases() -> Vec<BenchCase> {
+        // An iteration is one whole turn played out and judged for all three, so the lines'
+        // speeds compare directly: whole-turn evaluations (and, for scenario, mutations) per
+        // second; mcts's are single-action playouts cut after 6 actions.
+        vec![
+            BenchCase { position: BENCH_POSITION, agent: "scenario", iterations: 5_000 },
+            BenchCase { position: BENCH_POSITION, agent: "oep", iterations: 5_000 },
+            BenchCase { position: BENCH_POSITION, agent: "mcts", iterations: 5_000 },
+        ]
     }
 }
