@@ -357,3 +357,30 @@ fn personalities_differ() {
         );
     }
 }
+
+/// Pondering during the opponent's turn writes the next turn's scenarios: if the opponent's
+/// units then stay where they were, the first decision starts from them and finds a better turn
+/// than the same agent (same seed) without pondering, on the same small budget.
+#[test]
+fn pondering_prepares_the_next_turn() {
+    let start = game("map_seed=3");
+    assert_eq!(start.current_player(), Some(0));
+    let mut after = start.clone();
+    while after.current_player() == Some(0) {
+        let stay = after
+            .actions()
+            .into_iter()
+            .find(|a| matches!(a, TacticsAction::Unit { from, to, attack: None } if from == to));
+        after.apply(stay.expect("a unit may always stay"));
+    }
+    assert_eq!(after.current_player(), Some(1));
+    let small = Limits::new(Budget::iterations(10));
+    let mut pondering = agent("scenario", 9);
+    assert!(pondering.ponders());
+    pondering.ponder(&start, &Limits::new(Budget::iterations(20_000)));
+    let prepared = pondering.choose(&after, &small, &mut |_| {});
+    let fresh = agent("scenario", 9).choose(&after, &small, &mut |_| {});
+    assert!(after.is_legal(prepared.action));
+    let (prepared, fresh) = (prepared.info.value.unwrap(), fresh.info.value.unwrap());
+    assert!(prepared > fresh, "pondered {prepared} against {fresh}");
+}

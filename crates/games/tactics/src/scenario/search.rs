@@ -26,7 +26,12 @@ pub struct ScenarioAgent {
     decisions: u64,
     /// The scenarios of the turn under way, and the position their next act is due in.
     kept: Option<(Tactics, Vec<Scenario>)>,
+    /// Scenarios for the next turn, written while the opponent was moving (pondering).
+    pondered: Vec<Scenario>,
 }
+
+/// Mixed into the seeds of pondering: a decision's random stream is never shifted by it.
+const PONDER_SALT: u64 = 0x5041_4E44;
 
 /// The search of one decision: the position, the rules' context, the generator, the count of
 /// evaluations.
@@ -142,7 +147,7 @@ fn sort(population: &mut [Scenario]) {
 
 impl ScenarioAgent {
     pub fn new(config: Config, seed: u64) -> ScenarioAgent {
-        ScenarioAgent { config, seed, decisions: 0, kept: None }
+        ScenarioAgent { config, seed, decisions: 0, kept: None, pondered: Vec::new() }
     }
 
     pub fn config(&self) -> &Config {
@@ -171,6 +176,18 @@ impl Agent<Tactics> for ScenarioAgent {
             for mut s in kept {
                 s.steps.retain(|step| state.to_act().any(|slot| slot == step.slot as usize));
                 if s.steps.len() == state.to_act().count() {
+                    search.rescore(&mut s);
+                    population.push(s);
+                }
+            }
+        }
+        // The first decision of a turn: the scenarios pondered during the opponent's turn, played
+        // again on the position the opponent really left.
+        if population.is_empty() {
+            for mut s in std::mem::take(&mut self.pondered) {
+                if s.steps.len() == state.to_act().count()
+                    && s.steps.iter().all(|step| state.to_act().any(|slot| slot == step.slot as usize))
+                {
                     search.rescore(&mut s);
                     population.push(s);
                 }
@@ -234,5 +251,44 @@ impl Agent<Tactics> for ScenarioAgent {
         };
         report(&info);
         Decision { action, info }
+    }
+
+    /// The document's background thinking during the human's turn: the position is taken as
+    /// if the opponent's units still to act stayed where they are, and the next turn's
+    /// scenarios are written and mutated for it until the opponent moves; its first decision
+    /// starts from them (re-played, and repaired, on the real position).
+    fn ponder(&mut self, state: &Tactics, limits: &Limits) {
+        let Some(opponent) = state.current_player() else { return };
+        let mut ahead = state.clone();
+        while ahead.current_player() == Some(opponent) {
+            let Some(slot) = ahead.to_act().next() else { return };
+            let here = ahead.units[slot].cell;
+            ahead.apply_action(TacticsAction::Unit { from: here, to: here, attack: None });
+        }
+        if ahead.current_player().is_none() {
+            return;
+        }
+        let clock = limits.start();
+        let rng = rng_from_seed(derive_seed(self.seed ^ PONDER_SALT, self.decisions));
+        let config = self.config;
+        let mut search = Search::new(&config, &ahead, rng);
+        let mut population = search.generate();
+        sort(&mut population);
+        if config.switches.keep_best {
+            population.truncate(config.keep);
+        }
+        if config.mutates() {
+            let (mut checks, most) = (0u32, limits.budget.iterations.unwrap_or(u64::MAX));
+            search.improve(&mut population, |done| {
+                checks += 1;
+                done >= most || (checks.is_multiple_of(16) && (clock.time_is_up() || clock.stopped()))
+            });
+            sort(&mut population);
+        }
+        self.pondered = population;
+    }
+
+    fn ponders(&self) -> bool {
+        true
     }
 }
