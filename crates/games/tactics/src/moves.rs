@@ -4,9 +4,12 @@
 //! line walked without allocating — because the AIs built on them (the document's scenario
 //! mutation) judge thousands of whole turns per decision.
 
-use crate::grid::{Cell, Cells, Dir, cell_name, manhattan, step};
+use crate::grid::{Cell, Cells, Dir, MAX_SIZE, cell_name, manhattan, step};
 use crate::rules::{DEAL_SEEDS, SLOTS, Tactics, TacticsAction};
 use crate::units::{Kind, MAX_TEAM, Shot};
+
+/// The cells of the largest board.
+const BOARD_CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
 
 /// What an attack would do: damage dealt (capped at the hit points the targets have) and units
 /// killed, to enemies and to friends.
@@ -27,14 +30,24 @@ impl Outcome {
 impl Tactics {
     /// The cells the unit on `from` can end its move on, moving up to `moves` steps over earth
     /// around other units (friends block too), in breadth-first order: `from` first, then the
-    /// cells one step away, and so on. `out` is cleared first; it doubles as the search's queue.
+    /// cells one step away, and so on. `out` is cleared first.
     pub fn reach_from(&self, from: Cell, moves: u8, out: &mut Vec<Cell>) {
+        let mut cells = [0; BOARD_CELLS];
+        let n = self.reach_into(from, moves, &mut cells);
         out.clear();
-        out.push(from);
+        out.extend_from_slice(&cells[..n]);
+    }
+
+    /// [`Tactics::reach_from`] into a buffer, which doubles as the search's queue: returns how
+    /// many cells it wrote. Searches keep small fixed buffers (a move of 4 reaches at most 41
+    /// cells); the board's cell count always suffices.
+    pub fn reach_into(&self, from: Cell, moves: u8, out: &mut [Cell]) -> usize {
         let size = self.map.size();
         let free = self.map.earth().minus(self.occupied);
         let mut seen = Cells::EMPTY;
         seen.insert(from);
+        out[0] = from;
+        let mut len = 1;
         let (mut layer_start, mut layer_end) = (0, 1);
         for _ in 0..moves {
             for i in layer_start..layer_end {
@@ -45,15 +58,17 @@ impl Tactics {
                         && !seen.contains(n)
                     {
                         seen.insert(n);
-                        out.push(n);
+                        out[len] = n;
+                        len += 1;
                     }
                 }
             }
-            if out.len() == layer_end {
+            if len == layer_end {
                 break;
             }
-            (layer_start, layer_end) = (layer_end, out.len());
+            (layer_start, layer_end) = (layer_end, len);
         }
+        len
     }
 
     /// [`Tactics::reach_from`] for the unit in `slot`, with its kind's movement.

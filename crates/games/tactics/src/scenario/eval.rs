@@ -144,38 +144,6 @@ impl Terms {
     }
 }
 
-/// The cells a unit on `from` can end a move on within `moves` steps (as `Tactics::reach_from`,
-/// in a fixed array: a fighter's 4 moves reach at most 41 cells).
-pub(crate) fn reach_cells(state: &Tactics, from: Cell, moves: u8, out: &mut [Cell; 64]) -> usize {
-    let size = state.map.size();
-    let free = state.map.earth().minus(state.occupied);
-    let mut seen = Cells::EMPTY;
-    seen.insert(from);
-    out[0] = from;
-    let mut len = 1;
-    let (mut start, mut end) = (0, 1);
-    for _ in 0..moves {
-        for i in start..end {
-            let c = out[i];
-            for dir in Dir::ALL {
-                if let Some(n) = step(c, dir, size)
-                    && free.contains(n)
-                    && !seen.contains(n)
-                {
-                    seen.insert(n);
-                    out[len] = n;
-                    len += 1;
-                }
-            }
-        }
-        if len == end {
-            break;
-        }
-        (start, end) = (end, len);
-    }
-    len
-}
-
 /// Walks a `kind` attack line from `from` towards `dir` through terrain only (units ignored),
 /// calling `visit` on each cell until it returns false.
 #[inline]
@@ -245,7 +213,7 @@ fn unit_reach(state: &Tactics, slot: usize, slot_at: &[u8; 256], cells: &mut [Ce
     let unit = state.units[slot];
     let side = Tactics::side_of(slot);
     let stats = unit.stats();
-    let n = reach_cells(state, unit.cell, stats.moves, cells);
+    let n = state.reach_into(unit.cell, stats.moves, cells);
     let mut r = Reach { best: 0.0, can_hit: 0, firing: Cells::EMPTY, covers: Cells::EMPTY };
     for &to in &cells[..n] {
         for dir in Dir::ALL {

@@ -11,7 +11,7 @@ use crate::plans::{Plan, Scratch, net_damage};
 use crate::rules::{Tactics, TacticsAction};
 use crate::units::{Kind, MAX_TEAM};
 
-use super::eval::{reach_cells, walk_line};
+use super::eval::walk_line;
 
 /// One unit's planned act.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,7 +109,7 @@ impl Context {
             if !unit.alive() {
                 continue;
             }
-            let n = reach_cells(state, unit.cell, unit.stats().moves, &mut ctx.cells);
+            let n = state.reach_into(unit.cell, unit.stats().moves, &mut ctx.cells);
             let mut covered = Cells::EMPTY;
             for &c in &ctx.cells[..n] {
                 for dir in Dir::ALL {
@@ -131,7 +131,7 @@ impl Context {
         if rule == Rule::Aggressive && self.avoid == Cells::EMPTY {
             return state.aggressive_plan(slot, &mut self.scratch);
         }
-        let n = reach_cells(state, state.units[slot].cell, state.units[slot].stats().moves, &mut self.cells);
+        let n = state.reach_into(state.units[slot].cell, state.units[slot].stats().moves, &mut self.cells);
         let mut cells = self.cells;
         let mut len = 0;
         for i in 0..n {
@@ -255,7 +255,7 @@ impl Context {
 fn playable(state: &Tactics, step: &Step, cells: &mut [Cell; 64]) -> bool {
     let unit = state.units[step.slot as usize];
     if unit.cell != step.to {
-        let n = reach_cells(state, unit.cell, unit.stats().moves, cells);
+        let n = state.reach_into(unit.cell, unit.stats().moves, cells);
         if !cells[..n].contains(&step.to) {
             return false;
         }
