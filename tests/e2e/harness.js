@@ -71,3 +71,36 @@ export async function apiCall(base, method, p, body, token) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What the status line says once a game has ended. */
+export const GAME_OVER = /wins|You win|Draw|stopped/;
+
+/** The page's status line. */
+export async function readStatus(p) {
+  return (await p.locator('[data-testid=status]').textContent()).trim();
+}
+
+/** Clicks something that plays an action and waits until the board `wrap` (whose `data-ply`
+ * counts the game's actions) shows the game moved on, or the game is over. */
+export async function playedOn(p, wrap, click) {
+  const before = Number(await p.locator(wrap).getAttribute('data-ply'));
+  await click();
+  await p.waitForFunction(([selector, n, over]) => {
+    const s = document.querySelector('[data-testid=status]')?.textContent || '';
+    return Number(document.querySelector(selector).dataset.ply) > n || new RegExp(over).test(s);
+  }, [wrap, before, GAME_OVER.source], { timeout: 20000 });
+}
+
+/** Waits until this browser's human may act ('move': the status says so and `ready` is on the
+ * page) or the game is over ('over'); on a timeout, a screenshot named `label` and the status. */
+export async function waitForHumanTurn(p, ready, label) {
+  const handle = await p.waitForFunction(([selector, over]) => {
+    const s = document.querySelector('[data-testid=status]')?.textContent || '';
+    if (new RegExp(over).test(s)) return 'over';
+    return /Your move/.test(s) && document.querySelector(selector) ? 'move' : null;
+  }, [ready, GAME_OVER.source], { timeout: 60000, polling: 50 }).catch(async (err) => {
+    await screenshot(p, label);
+    throw new Error(`${err.message}; status: ${await readStatus(p)}`);
+  });
+  return handle.jsonValue();
+}

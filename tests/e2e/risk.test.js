@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bin, startServer, stopServer, launchBrowser, screenshot, apiCall, sleep } from './harness.js';
+import {
+  bin, startServer, stopServer, launchBrowser, screenshot, apiCall, sleep, GAME_OVER, readStatus, playedOn, waitForHumanTurn,
+} from './harness.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ply-e2e-risk-'));
 let server = null;
@@ -18,7 +20,7 @@ let page = null;
 const call = (method, p, body, token) => apiCall(base, method, p, body, token);
 const shot = (name, p = page) => screenshot(p, name);
 const slug = (name) => name.trim().toLowerCase().split(/\s+/).join('-');
-const OVER = /wins|You win|Draw|stopped/;
+const OVER = GAME_OVER;
 
 before(async () => {
   assert.ok(fs.existsSync(bin), `no ply binary at ${bin}: build it first (cargo build -p ply-cli)`);
@@ -38,9 +40,7 @@ async function borders(options) {
   return new Map(entry.board.territories.map((t) => [slug(t.name), t.neighbours.map(slug)]));
 }
 
-async function statusText(p = page) {
-  return (await p.locator('[data-testid=status]').textContent()).trim();
-}
+const statusText = (p = page) => readStatus(p);
 
 /** The territories as the page draws them: owner ('' for nobody), armies, and whether the
  * page offers them (`can`) or offers them as targets. */
@@ -54,27 +54,10 @@ function territories(p = page) {
 const ply = async (p = page) => Number(await p.locator('.rk-wrap').getAttribute('data-ply'));
 
 /** Clicks something that plays an action, and waits until the page shows the game moved on. */
-async function played(p, click) {
-  const before = await ply(p);
-  await click();
-  await p.waitForFunction(([n, over]) => {
-    const s = document.querySelector('[data-testid=status]')?.textContent || '';
-    return Number(document.querySelector('.rk-wrap').dataset.ply) > n || new RegExp(over).test(s);
-  }, [before, OVER.source], { timeout: 20000 });
-}
+const played = (p, click) => playedOn(p, '.rk-wrap', click);
 
 /** Waits until this browser's human may act ('move') or the game is over ('over'). */
-async function waitForTurn(p = page) {
-  const handle = await p.waitForFunction((over) => {
-    const s = document.querySelector('[data-testid=status]')?.textContent || '';
-    if (new RegExp(over).test(s)) return 'over';
-    return /Your move/.test(s) && document.querySelector('.rk-wrap') ? 'move' : null;
-  }, OVER.source, { timeout: 60000, polling: 50 }).catch(async (err) => {
-    await shot('risk-failure-wait', p);
-    throw new Error(`${err.message}; status: ${await statusText(p)}`);
-  });
-  return handle.jsonValue();
-}
+const waitForTurn = (p = page) => waitForHumanTurn(p, '.rk-wrap', 'risk-failure-wait');
 
 /** One decision of the human to move, by clicks: pick or place where an enemy is near, trade
  * when a set is offered, place the whole reserve on the strongest front, attack from the

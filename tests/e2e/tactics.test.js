@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bin, startServer, stopServer, launchBrowser, screenshot, apiCall } from './harness.js';
+import {
+  bin, startServer, stopServer, launchBrowser, screenshot, apiCall, GAME_OVER, readStatus, playedOn, waitForHumanTurn,
+} from './harness.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ply-e2e-tactics-'));
 let server = null;
@@ -18,7 +20,7 @@ let page = null;
 
 const call = (method, p, body, token) => apiCall(base, method, p, body, token);
 const shot = (name, p = page) => screenshot(p, name);
-const OVER = /wins|You win|Draw|stopped/;
+const OVER = GAME_OVER;
 
 before(async () => {
   assert.ok(fs.existsSync(bin), `no ply binary at ${bin}: build it first (cargo build -p ply-cli)`);
@@ -32,7 +34,7 @@ after(async () => {
   if (server) await stopServer(server);
 });
 
-const statusText = async (p = page) => (await p.locator('[data-testid=status]').textContent()).trim();
+const statusText = (p = page) => readStatus(p);
 const ply = async (p = page) => Number(await p.locator('.tc-wrap').getAttribute('data-ply'));
 const cells = (sel, p = page) => p.locator(sel).evaluateAll((els) => els.map((e) => e.dataset.cell));
 const clickCell = (c, p = page) => p.locator(`.tc-cell[data-cell="${c}"]`).click();
@@ -48,27 +50,10 @@ async function setOption(name, value) {
 }
 
 /** Clicks something that plays an action, and waits until the page shows the game moved on. */
-async function played(click, p = page) {
-  const n = await ply(p);
-  await click();
-  await p.waitForFunction(([k, over]) => {
-    const s = document.querySelector('[data-testid=status]')?.textContent || '';
-    return Number(document.querySelector('.tc-wrap').dataset.ply) > k || new RegExp(over).test(s);
-  }, [n, OVER.source], { timeout: 20000 });
-}
+const played = (click, p = page) => playedOn(p, '.tc-wrap', click);
 
 /** Waits until the human may act ('move') or the game is over ('over'). */
-async function waitForTurn(p = page) {
-  const handle = await p.waitForFunction((over) => {
-    const s = document.querySelector('[data-testid=status]')?.textContent || '';
-    if (new RegExp(over).test(s)) return 'over';
-    return /Your move/.test(s) && document.querySelector('.tc-cell.selectable') ? 'move' : null;
-  }, OVER.source, { timeout: 60000, polling: 50 }).catch(async (err) => {
-    await shot('tactics-failure-wait', p);
-    throw new Error(`${err.message}; status: ${await statusText(p)}`);
-  });
-  return handle.jsonValue();
-}
+const waitForTurn = (p = page) => waitForHumanTurn(p, '.tc-cell.selectable', 'tactics-failure-wait');
 
 /** The legal actions the server lists for the seat to move (the seat's token is in this
  * browser's storage). */
