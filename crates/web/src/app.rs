@@ -225,19 +225,24 @@ impl App {
             tokens: tokens.clone(),
             rolls: 0,
         };
-        let mut live = Live::build(
+        let mut live = self.live(index, stored)?;
+        live.paused = false;
+        let handle = Arc::new(Mutex::new(live));
+        self.games().insert(id, Slot { handle: handle.clone(), used: Instant::now() });
+        lock(&handle).advance(&handle);
+        Ok((handle, tokens))
+    }
+
+    /// A game's live state, sharing the server's registry, store and counters.
+    fn live(&self, index: usize, stored: StoredGame) -> Result<Live, ApiError> {
+        Live::build(
             self.registry.clone(),
             self.store.clone(),
             self.searches.clone(),
             self.ponders.clone(),
             index,
             stored,
-        )?;
-        live.paused = false;
-        let handle = Arc::new(Mutex::new(live));
-        self.games().insert(id, Slot { handle: handle.clone(), used: Instant::now() });
-        lock(&handle).advance(&handle);
-        Ok((handle, tokens))
+        )
     }
 
     /// A game in memory, or loaded from the store (and moved on if an AI is to move). A load
@@ -249,14 +254,7 @@ impl App {
         }
         let stored = self.store.load_game(id)?.ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
         let index = self.game_index(&stored.settings.game)?;
-        let live = Live::build(
-            self.registry.clone(),
-            self.store.clone(),
-            self.searches.clone(),
-            self.ponders.clone(),
-            index,
-            stored,
-        )?;
+        let live = self.live(index, stored)?;
         let handle = {
             let mut games = self.games();
             // Another request may have loaded it meanwhile: theirs wins, ours is dropped unused.
