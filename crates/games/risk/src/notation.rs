@@ -42,6 +42,17 @@ pub(crate) fn owner_text(owner: u8) -> String {
     }
 }
 
+/// A position's number of players, which must be the game's: checked as soon as it is read,
+/// since what follows (owners, hands) is read against it.
+fn game_players(template: &Risk, players: usize) -> Result<usize, String> {
+    let wanted = template.rules().players;
+    if players == usize::from(wanted) {
+        Ok(players)
+    } else {
+        Err(format!("the position has {players} players, the game {wanted}"))
+    }
+}
+
 fn parse_owner(text: &str, players: usize) -> Result<u8, String> {
     match text {
         "neutral" | "n" => Ok(NEUTRAL),
@@ -258,7 +269,6 @@ pub fn state_text(state: &Risk, hidden: [bool; MAX_SEATS]) -> String {
 
 /// The parts of a state as read, before they are checked.
 struct Parts {
-    players: usize,
     round: u16,
     player: u8,
     phase: Phase,
@@ -302,9 +312,8 @@ fn read_text(template: &Risk, text: &str) -> Result<Parts, String> {
             other => Err(format!("'{key}={other}': expected 0 or 1")),
         }
     };
-    let players = usize::from(number("players")?);
+    let players = game_players(template, usize::from(number("players")?))?;
     let mut parts = Parts {
-        players,
         round: number("round")?,
         player: u8::try_from(number("player")?).map_err(|_| "'player=' is too large".to_string())?,
         phase: parse_phase(map, field("phase")?)?,
@@ -373,9 +382,6 @@ fn read_text(template: &Risk, text: &str) -> Result<Parts, String> {
 fn assemble(template: &Risk, parts: Parts) -> Result<Risk, String> {
     let map = template.map();
     let rules = *template.rules();
-    if parts.players != rules.players as usize {
-        return Err(format!("the position has {} players, the game {}", parts.players, rules.players));
-    }
     let mut state = template.clone();
     state.round = parts.round;
     state.current = parts.player;
@@ -460,7 +466,7 @@ fn read_json(template: &Risk, json: &Value) -> Result<Parts, String> {
     let flag = |key: &str| {
         json.get(key).and_then(Value::as_bool).ok_or_else(|| format!("'{key}' must be true or false"))
     };
-    let players = small("players")? as usize;
+    let players = game_players(template, small("players")? as usize)?;
     let phase_text = json.get("phase").and_then(Value::as_str).ok_or("'phase' must be a string")?;
     let mut territories = vec![(OPEN, 0); map.len()];
     let list = json.get("territories").and_then(Value::as_array).ok_or("'territories' must be a list")?;
@@ -498,7 +504,6 @@ fn read_json(template: &Risk, json: &Value) -> Result<Parts, String> {
         return Err(format!("'hands' must have one list per player ({players})"));
     }
     Ok(Parts {
-        players,
         round: small("round")?,
         player: u8::try_from(number("player")?).map_err(|_| "'player' is too large".to_string())?,
         phase: parse_phase(map, phase_text)?,

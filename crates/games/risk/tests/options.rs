@@ -153,3 +153,24 @@ fn greedy_claims_complete_its_continents_and_deny_the_rivals() {
     let choice = ply_risk::agents::Greedy::choose(&other, &other.actions());
     assert_eq!(other.action_to_text(choice), "pick eastern-australia");
 }
+
+/// A position with another number of players than the game's is refused before anything is
+/// read against that number (0 players once made an owner's error message underflow).
+#[test]
+fn a_position_for_another_number_of_players_is_refused_first() {
+    // After the deal, so that every territory has an owner to read.
+    let mut state = game("");
+    let mut rng = ply_core::rng::rng_from_seed(2);
+    while state.turn() == Turn::Chance {
+        state.apply(state.sample_chance(&mut rng));
+    }
+    for players in [0, 1, 3, 200] {
+        let mut json = state.to_json();
+        json["players"] = players.into();
+        let err = state.state_from_json(&json).err().unwrap().to_string();
+        assert!(err.contains(&format!("the position has {players} players, the game 2")), "{err}");
+        let text = state.to_text().replacen("players=2", &format!("players={players}"), 1);
+        let err = state.parse_state(&text).err().unwrap().to_string();
+        assert!(err.contains(&format!("the position has {players} players, the game 2")), "{err}");
+    }
+}
