@@ -292,6 +292,16 @@ pub trait Game: Clone + Send + Sync + 'static {
         Ok(action)
     }
 
+    /// A uniformly random legal move of the player to move: the move, and the random numbers
+    /// drawn, of picking from [`Game::legal_actions`] with `random_range(0..len)`, so a seeded
+    /// playout is the same whichever way it is found. Random playouts call this at every
+    /// decision; a game with long move lists overrides it to find the drawn move without
+    /// writing the list. `scratch` is the default's buffer.
+    fn random_action(&self, rng: &mut Rng, scratch: &mut Vec<Self::Action>) -> Self::Action {
+        self.legal_actions(scratch);
+        scratch[rng.random_range(0..scratch.len())]
+    }
+
     /// Draws an outcome of the pending chance event. Playouts call this at every chance event, so
     /// games with many outcomes (a 720-way arrangement, a shuffled deck) override it with a
     /// direct draw of the same distribution.
@@ -327,8 +337,7 @@ pub fn random_playout<G: Game>(state: &mut G, rng: &mut Rng, max_actions: usize)
                 state.apply(outcome);
             }
             Turn::Player(_) => {
-                state.legal_actions(&mut actions);
-                let action = actions[rng.random_range(0..actions.len())];
+                let action = state.random_action(rng, &mut actions);
                 state.apply(action);
             }
         }

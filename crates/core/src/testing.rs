@@ -209,7 +209,15 @@ impl<'a, G: Game + PartialEq + Debug> Playout<'a, G> {
                 }
                 Turn::Player(p) => {
                     let actions = state.actions();
+                    let mut drawn_by_game = rng.clone();
                     let action = actions[rng.random_range(0..actions.len())];
+                    let fast = state.random_action(&mut drawn_by_game, &mut Vec::new());
+                    if fast != action || drawn_by_game != *rng {
+                        return Err(format!(
+                            "random_action drew {fast:?}, but the same draw from the legal list is {action:?} \
+                             (or it used other random numbers)"
+                        ));
+                    }
                     if state.continues_turn() {
                         summary.continued_decisions += 1;
                     }

@@ -14,16 +14,23 @@ impl Risk {
     /// What trading `cards` gives, in armies to place (not counting the +2 on a pictured
     /// territory), or `None` if they are not a set.
     pub fn set_value(&self, cards: [u8; 3]) -> Option<u16> {
-        let kinds: Vec<Option<crate::map::CardKind>> =
-            cards.iter().map(|&c| self.map().card_kind(c as usize)).collect();
-        let wilds = kinds.iter().filter(|k| k.is_none()).count();
-        let pictures: Vec<_> = kinds.iter().flatten().collect();
+        // Called for every three cards of a hand on each draft's listing: no allocation.
+        let mut pictures = [CardKind::Infantry; 3];
+        let mut count = 0;
+        for c in cards {
+            if let Some(kind) = self.map().card_kind(c as usize) {
+                pictures[count] = kind;
+                count += 1;
+            }
+        }
+        let pictures = &pictures[..count];
+        let wilds = 3 - count;
         let same = pictures.windows(2).all(|w| w[0] == w[1]);
         let different = pictures.iter().enumerate().all(|(i, k)| !pictures[..i].contains(k));
         if wilds == 0 && !same && !different {
             return None;
         }
-        let kind_value = |kind: &crate::map::CardKind| match kind {
+        let kind_value = |kind: &CardKind| match kind {
             CardKind::Infantry => 4,
             CardKind::Cavalry => 6,
             CardKind::Artillery => 8,
@@ -33,8 +40,8 @@ impl Risk {
             CardValues::Escalating => escalating_value(self.trades),
             // A wild card stands for whatever makes the set worth most.
             CardValues::Fixed => match wilds {
-                0 if same => kind_value(pictures[0]),
-                1 if pictures[0] == pictures[1] => kind_value(pictures[0]),
+                0 if same => kind_value(&pictures[0]),
+                1 if pictures[0] == pictures[1] => kind_value(&pictures[0]),
                 _ => 10,
             },
         })
@@ -48,13 +55,26 @@ impl Risk {
     /// Three-card sets in the hand of `seat`, each in increasing card order.
     pub fn sets_in_hand(&self, seat: Player, out: &mut Vec<[u8; 3]>) {
         out.clear();
-        let cards: Vec<u8> = (0..128u8).filter(|&c| self.hands[seat] & (1u128 << c) != 0).collect();
+        self.for_each_set_in_hand(seat, |set| out.push(set));
+    }
+
+    /// [`Risk::sets_in_hand`] without a list, for the legal actions of every draft.
+    pub(crate) fn for_each_set_in_hand(&self, seat: Player, mut visit: impl FnMut([u8; 3])) {
+        let mut cards = [0u8; 128];
+        let mut len = 0;
+        let mut hand = self.hands[seat];
+        while hand != 0 {
+            cards[len] = hand.trailing_zeros() as u8;
+            len += 1;
+            hand &= hand - 1;
+        }
+        let cards = &cards[..len];
         for i in 0..cards.len() {
             for j in i + 1..cards.len() {
                 for k in j + 1..cards.len() {
                     let set = [cards[i], cards[j], cards[k]];
                     if self.set_value(set).is_some() {
-                        out.push(set);
+                        visit(set);
                     }
                 }
             }

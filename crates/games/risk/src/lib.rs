@@ -12,6 +12,7 @@ pub mod map;
 mod moves;
 mod notation;
 pub mod planner;
+mod random_move;
 pub mod rules;
 mod setup;
 mod validate;
@@ -65,6 +66,14 @@ impl Game for Risk {
 
     fn chance_outcomes(&self, out: &mut Vec<(RiskAction, f64)>) {
         self.list_outcomes(out);
+    }
+
+    fn sample_chance(&self, rng: &mut Rng) -> RiskAction {
+        self.sample_outcome(rng)
+    }
+
+    fn random_action(&self, rng: &mut Rng, scratch: &mut Vec<RiskAction>) -> RiskAction {
+        self.draw_random_action(rng, scratch)
     }
 
     fn apply(&mut self, action: RiskAction) {

@@ -1,6 +1,11 @@
 //! What can happen in a position: the legal actions of the player to move (counts of armies in
 //! chunks) and the outcomes of a pending chance event with their exact probabilities.
 
+use std::ops::ControlFlow;
+
+use ply_core::rng::Rng;
+use rand::RngExt;
+
 use crate::dice;
 use crate::map::bits;
 use crate::rules::{FortifyRule, OPEN, Phase, Risk, RiskAction};
@@ -16,7 +21,11 @@ impl Risk {
     /// Territories `from` may fortify: neighbours, everything reached through the player's
     /// own territories, or (`Anywhere`) every other own territory.
     pub fn fortify_targets(&self, from: usize) -> u64 {
-        let own = self.territories_of(self.current);
+        self.fortify_targets_within(from, self.territories_of(self.current))
+    }
+
+    /// [`Risk::fortify_targets`] with the mover's territories `own` computed once per listing.
+    pub(crate) fn fortify_targets_within(&self, from: usize, own: u64) -> u64 {
         let neighbours = self.map().territories[from].border & own;
         match self.rules.fortify {
             FortifyRule::Adjacent => return neighbours,
@@ -51,9 +60,7 @@ impl Risk {
             }
             Phase::Draft => {
                 if self.rules.cards() {
-                    let mut sets = Vec::new();
-                    self.sets_in_hand(self.current(), &mut sets);
-                    out.extend(sets.into_iter().map(RiskAction::Trade));
+                    self.for_each_set_in_hand(self.current(), |set| out.push(RiskAction::Trade(set)));
                 }
                 if !self.must_trade() && self.reserve > 0 {
                     for t in (0..n).filter(|&t| self.owned_by_current(t)) {
@@ -65,8 +72,15 @@ impl Risk {
                 }
             }
             Phase::Attack => {
-                for from in (0..n).filter(|&t| self.owned_by_current(t) && self.armies[t] >= 2) {
-                    for to in self.map().territories[from].neighbours.iter().copied() {
+                let own = self.territories_of(self.current);
+                for from in bits(own).filter(|&t| self.armies[t] >= 2) {
+                    let territory = &self.map().territories[from];
+                    if territory.border & !own == 0 {
+                        continue;
+                    }
+                    // In the map's order of neighbours, not bit order: the listing's order is
+                    // part of every seeded game.
+                    for to in territory.neighbours.iter().copied() {
                         if !self.owned_by_current(to) {
                             for blitz in [false, true] {
                                 out.push(RiskAction::Attack { from: from as u8, to: to as u8, blitz });
@@ -81,8 +95,9 @@ impl Risk {
                 out.extend(Self::chunks(min, most).map(RiskAction::Occupy));
             }
             Phase::Fortify => {
-                for from in (0..n).filter(|&t| self.owned_by_current(t) && self.armies[t] >= 2) {
-                    for to in bits(self.fortify_targets(from)) {
+                let own = self.territories_of(self.current);
+                for from in bits(own).filter(|&t| self.armies[t] >= 2) {
+                    for to in bits(self.fortify_targets_within(from, own)) {
                         out.extend(
                             Self::chunks(1, self.armies[from] - 1).map(|armies| RiskAction::Fortify {
                                 from: from as u8,
@@ -104,34 +119,69 @@ impl Risk {
 
     pub(crate) fn list_outcomes(&self, out: &mut Vec<(RiskAction, f64)>) {
         out.clear();
-        match self.phase {
+        self.visit_outcomes(|outcome, probability| {
+            out.push((outcome, probability));
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Draws an outcome exactly as [`ply_core::sample_outcome`] does from the listed outcomes
+    /// (same order, same arithmetic, so seeded games are unchanged) without building the list:
+    /// random games roll the dice thousands of times.
+    pub(crate) fn sample_outcome(&self, rng: &mut Rng) -> RiskAction {
+        let mut x: f64 = rng.random();
+        let mut last = None;
+        let picked = self.visit_outcomes(|outcome, probability| {
+            if x < probability {
+                return ControlFlow::Break(outcome);
+            }
+            x -= probability;
+            last = Some(outcome);
+            ControlFlow::Continue(())
+        });
+        picked.or(last).expect("a chance event needs at least one outcome")
+    }
+
+    /// The outcomes of the pending chance event with their probabilities, in a fixed order,
+    /// until `visit` breaks (returning what it broke with).
+    fn visit_outcomes(
+        &self,
+        mut visit: impl FnMut(RiskAction, f64) -> ControlFlow<RiskAction>,
+    ) -> Option<RiskAction> {
+        let flow = match self.phase {
             Phase::Deal => {
                 let territory = self.dealt;
                 let left = (self.map().len() - self.dealt as usize) as f64;
-                for owner in self.deal_owners() {
+                self.deal_owners().try_for_each(|owner| {
                     let quota_left = self.deal_quota(owner) - self.dealt_to(owner);
                     if quota_left > 0 {
-                        out.push((RiskAction::Deal { territory, owner }, f64::from(quota_left) / left));
+                        visit(RiskAction::Deal { territory, owner }, f64::from(quota_left) / left)
+                    } else {
+                        ControlFlow::Continue(())
                     }
-                }
+                })
             }
             Phase::Battle { from, to, .. } => {
                 let (a, d) = self.battle_dice(from as usize, to as usize);
-                out.extend(dice::roll_outcomes(a, d).iter().map(|&(al, dl, count)| {
-                    (
+                dice::roll_outcomes(a, d).iter().try_for_each(|&(al, dl, count)| {
+                    visit(
                         RiskAction::Dice { attacker_loses: al, defender_loses: dl },
                         dice::probability(count, a, d),
                     )
-                }));
+                })
             }
             Phase::Draw => {
                 let pile = if self.deck() != 0 { self.deck() } else { self.discard };
                 let p = 1.0 / f64::from(pile.count_ones());
-                out.extend(
-                    (0..128u8).filter(|&c| pile & (1u128 << c) != 0).map(|c| (RiskAction::Draw(c), p)),
-                );
+                (0..128u8)
+                    .filter(|&c| pile & (1u128 << c) != 0)
+                    .try_for_each(|c| visit(RiskAction::Draw(c), p))
             }
-            _ => {}
+            _ => ControlFlow::Continue(()),
+        };
+        match flow {
+            ControlFlow::Break(outcome) => Some(outcome),
+            ControlFlow::Continue(()) => None,
         }
     }
 }
