@@ -69,6 +69,14 @@ impl<G: Game> MoveOrderer<G> for GeneratedOrder {
 /// Picks the moves of a Monte-Carlo playout.
 pub trait RolloutPolicy<G: Game>: Send + Sync {
     fn choose(&self, state: &G, actions: &[G::Action], rng: &mut Rng) -> G::Action;
+
+    /// Picks a move for the player to move, listing the legal moves into `scratch` if needed.
+    /// A uniform policy asks the game for a random move directly ([`Game::random_action`]: the
+    /// same move with the same random numbers), which spares long move lists.
+    fn pick(&self, state: &G, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> G::Action {
+        state.legal_actions(scratch);
+        self.choose(state, scratch, rng)
+    }
 }
 
 /// Uniformly random playouts.
@@ -78,6 +86,10 @@ pub struct UniformRollout;
 impl<G: Game> RolloutPolicy<G> for UniformRollout {
     fn choose(&self, _state: &G, actions: &[G::Action], rng: &mut Rng) -> G::Action {
         actions[rng.random_range(0..actions.len())]
+    }
+
+    fn pick(&self, state: &G, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> G::Action {
+        state.random_action(rng, scratch)
     }
 }
 

@@ -197,8 +197,7 @@ impl<G: Game, R: RolloutPolicy<G>> Search<'_, G, R> {
                     state.apply(outcome);
                 }
                 Turn::Player(_) => {
-                    state.legal_actions(&mut self.actions);
-                    let action = self.rollout.choose(&state, &self.actions, &mut self.rng);
+                    let action = self.rollout.pick(&state, &mut self.rng, &mut self.actions);
                     state.apply(action);
                 }
             }
