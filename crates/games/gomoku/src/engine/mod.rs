@@ -7,6 +7,7 @@
 mod point_set;
 mod position;
 mod search;
+mod time;
 
 use ply_core::{Agent, Clock, Decision, Game, Limits, SearchInfo};
 
@@ -240,7 +241,7 @@ impl Engine {
             set.insert(p as usize);
             set
         });
-        let mut iteration_started = clock.elapsed();
+        let mut time = time::TimeManager::new(limits.budget.time);
         for depth in 1..=self.config.max_depth as i32 {
             let mut alpha = -WIN - 1;
             let beta = WIN + 1;
@@ -270,7 +271,17 @@ impl Engine {
                 }
             }
             if self.aborted {
-                // An unfinished iteration has looked at some moves only: keep the last complete one.
+                // An unfinished iteration's best move, if it is not the last one's, was searched
+                // to the full depth and scored above it (the last best is searched first): it is
+                // the better choice. Its line is only as long as the table remembers.
+                if let Some((p, score)) = best
+                    && best_from(&decision) != Some(p)
+                {
+                    decision.action = p;
+                    decision.info.value = Some(reported_value(score));
+                    decision.info.proven = proven_plies(score);
+                    decision.info.pv = self.principal_variation(p, depth as u32);
+                }
                 break;
             }
             let Some((p, score)) = best else { break };
@@ -287,12 +298,8 @@ impl Engine {
                 elapsed: clock.elapsed(),
             };
             report(&decision.info);
-            // The next iteration costs a few times this one: start it only if it can finish.
-            let now = clock.elapsed();
-            let last = now - iteration_started;
-            iteration_started = now;
-            let budget = limits.budget.time.unwrap_or(std::time::Duration::MAX);
-            if score.abs() > WIN_THRESHOLD || (clock.has_deadline() && now + last * 3 > budget) {
+            time.iteration_done(p);
+            if score.abs() > WIN_THRESHOLD || time.enough(clock.elapsed()) {
                 break;
             }
         }
