@@ -100,6 +100,7 @@ pub fn run_ffa<G: GameDef>(
         (0..total)
             .into_par_iter()
             .map(|index| {
+                options.check_stop()?;
                 let order = &orders[(index % per_round) as usize];
                 let setup = GameSetup {
                     options: &options.options,

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ply_core::rng::derive_seed;
-use ply_core::{AgentSpec, Budget, Error, GameDef};
+use ply_core::{AgentSpec, Budget, Error, GameDef, StopFlag};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -32,6 +32,59 @@ pub struct RunOptions {
     pub progress: bool,
     /// Random opening moves per game, if not the game's own number.
     pub openings: Option<usize>,
+    /// Set from another thread to end the run early (Ctrl-C in the Python package): games not
+    /// yet started are skipped and the run returns an error instead of a partial report.
+    pub stop: StopFlag,
+}
+
+/// Iterations per turn when a run is given neither a time nor an iteration budget.
+pub const DEFAULT_ITERATIONS: u64 = 10_000;
+
+impl RunOptions {
+    /// The options of a run as the `ply` command and the Python package take them (`--games`,
+    /// `--seed`, `--time` ms or `--iters`, `--threads`, `--openings`, `-o`), checked with the
+    /// same messages; no progress bar. Threads default to all cores.
+    pub fn new(
+        options: &str,
+        games: u64,
+        seed: u64,
+        time_ms: Option<u64>,
+        iters: Option<u64>,
+        threads: Option<usize>,
+        openings: Option<usize>,
+    ) -> Result<Self, Error> {
+        if games == 0 {
+            return Err(Error::spec("--games must be at least 1"));
+        }
+        let budget = match (time_ms, iters) {
+            (Some(0), _) => return Err(Error::spec("--time must be at least 1 ms")),
+            (_, Some(0)) => return Err(Error::spec("--iters must be at least 1")),
+            (Some(_), Some(_)) => return Err(Error::spec("--time and --iters cannot be used together")),
+            (Some(ms), None) => Budget::millis(ms),
+            (None, Some(n)) => Budget::iterations(n),
+            (None, None) => Budget::iterations(DEFAULT_ITERATIONS),
+        };
+        let threads = match threads {
+            Some(0) => return Err(Error::spec("--threads must be at least 1")),
+            Some(t) => t,
+            None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        };
+        Ok(RunOptions {
+            options: options.to_string(),
+            games,
+            seed,
+            budget,
+            threads,
+            progress: false,
+            openings,
+            stop: StopFlag::new(),
+        })
+    }
+
+    /// An error once a stop has been asked for, checked before every game.
+    pub(crate) fn check_stop(&self) -> Result<(), Error> {
+        if self.stop.is_stopped() { Err(Error::illegal("the run was stopped")) } else { Ok(()) }
+    }
 }
 
 /// The results of one pairing, from the first agent's side.
@@ -132,6 +185,7 @@ fn play_games<G: GameDef>(
     indices
         .into_par_iter()
         .map(|index| {
+            options.check_stop()?;
             let seats = seating(index, players);
             let setup = GameSetup {
                 options: &options.options,

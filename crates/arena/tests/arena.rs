@@ -13,6 +13,7 @@ fn options(games: u64, seed: u64, threads: usize, game_options: &str) -> RunOpti
         threads,
         progress: false,
         openings: None,
+        stop: Default::default(),
     }
 }
 
