@@ -100,7 +100,6 @@ pub fn run_ffa<G: GameDef>(
         (0..total)
             .into_par_iter()
             .map(|index| {
-                options.check_stop()?;
                 let order = &orders[(index % per_round) as usize];
                 let setup = GameSetup {
                     options: &options.options,
@@ -109,6 +108,7 @@ pub fn run_ffa<G: GameDef>(
                     seats: order.iter().map(|&agent| (&specs[agent], agent)).collect(),
                     budget: options.budget,
                     openings: options.openings,
+                    stop: options.stop.clone(),
                 };
                 let record = play_game::<G>(&setup);
                 bar.inc(1);

@@ -32,8 +32,9 @@ pub struct RunOptions {
     pub progress: bool,
     /// Random opening moves per game, if not the game's own number.
     pub openings: Option<usize>,
-    /// Set from another thread to end the run early (Ctrl-C in the Python package): games not
-    /// yet started are skipped and the run returns an error instead of a partial report.
+    /// Set from another thread to end the run early (Ctrl-C in the Python package): searches in
+    /// progress stop, every game ends before its next move, and the run returns an error
+    /// instead of a partial report.
     pub stop: StopFlag,
 }
 
@@ -79,11 +80,6 @@ impl RunOptions {
             openings,
             stop: StopFlag::new(),
         })
-    }
-
-    /// An error once a stop has been asked for, checked before every game.
-    pub(crate) fn check_stop(&self) -> Result<(), Error> {
-        if self.stop.is_stopped() { Err(Error::illegal("the run was stopped")) } else { Ok(()) }
     }
 }
 
@@ -185,7 +181,6 @@ fn play_games<G: GameDef>(
     indices
         .into_par_iter()
         .map(|index| {
-            options.check_stop()?;
             let seats = seating(index, players);
             let setup = GameSetup {
                 options: &options.options,
@@ -194,6 +189,7 @@ fn play_games<G: GameDef>(
                 seats: seats.iter().map(|&agent| (specs[agent], agent)).collect(),
                 budget: options.budget,
                 openings: options.openings,
+                stop: options.stop.clone(),
             };
             let record = play_game::<G>(&setup)?;
             let share = shares(&record, &seats);

@@ -258,7 +258,6 @@ pub fn run_tune<G: GameDef>(
     let left = config.generations.saturating_sub(start.generations_done) * per_generation;
     let bar = progress_bar(left as u64, options.progress);
     let play = |a: &[f64], b: &[f64], seed: u64| -> Result<f64, String> {
-        options.check_stop().map_err(|e| e.to_string())?;
         let specs = [with_weights(spec, param, a), with_weights(spec, param, b)];
         let a_first = seed.is_multiple_of(2);
         let seats =
@@ -270,6 +269,7 @@ pub fn run_tune<G: GameDef>(
             seats,
             budget: options.budget,
             openings: None,
+            stop: options.stop.clone(),
         };
         // Only the lowest weights were tried above: others may still be refused (an agent's
         // parameter range inside --min..--max), or an agent may fail in play.

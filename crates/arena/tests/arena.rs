@@ -200,3 +200,28 @@ fn board_data_is_null_unless_a_game_has_a_map() {
     assert_eq!(state.board_json(), serde_json::Value::Null);
     assert_eq!(Connect4::default().board_json(), serde_json::Value::Null);
 }
+
+#[test]
+fn a_stopped_run_ends_with_an_error_not_a_partial_report() {
+    let game = entry::<Connect4>();
+    let (a, b) = (spec("mcts"), spec("random"));
+    let run = options(4, 1, 2, "");
+    run.stop.stop();
+    let err = game.run_match([&a, &b], &run).err().expect("a stopped match fails");
+    assert_eq!(err.to_string(), "the run was stopped");
+    let err =
+        game.run_tournament(&[a, b, spec("alphabeta")], &run).err().expect("a stopped tournament fails");
+    assert_eq!(err.to_string(), "the run was stopped");
+}
+
+#[test]
+fn run_options_are_checked_with_the_command_line_messages() {
+    let err = |r: Result<RunOptions, ply_core::Error>| r.err().unwrap().to_string();
+    assert_eq!(err(RunOptions::new("", 0, 1, None, None, None, None)), "--games must be at least 1");
+    assert_eq!(err(RunOptions::new("", 1, 1, Some(0), None, None, None)), "--time must be at least 1 ms");
+    assert_eq!(err(RunOptions::new("", 1, 1, None, Some(0), None, None)), "--iters must be at least 1");
+    assert_eq!(err(RunOptions::new("", 1, 1, None, None, Some(0), None)), "--threads must be at least 1");
+    let run = RunOptions::new("players=3", 5, 7, None, None, Some(2), Some(0)).unwrap();
+    assert_eq!((run.games, run.seed, run.threads, run.openings), (5, 7, 2, Some(0)));
+    assert_eq!(run.budget, Budget::iterations(ply_arena::runner::DEFAULT_ITERATIONS));
+}
