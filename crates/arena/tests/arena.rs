@@ -207,10 +207,9 @@ fn a_stopped_run_ends_with_an_error_not_a_partial_report() {
     let (a, b) = (spec("mcts"), spec("random"));
     let run = options(4, 1, 2, "");
     run.stop.stop();
-    let err = game.run_match([&a, &b], &run).err().expect("a stopped match fails");
+    let err = game.run_match([&a, &b], &run).expect_err("a stopped match fails");
     assert_eq!(err.to_string(), "the run was stopped");
-    let err =
-        game.run_tournament(&[a, b, spec("alphabeta")], &run).err().expect("a stopped tournament fails");
+    let err = game.run_tournament(&[a, b, spec("alphabeta")], &run).expect_err("a stopped tournament fails");
     assert_eq!(err.to_string(), "the run was stopped");
 }
 

@@ -35,8 +35,12 @@ from pettingzoo import AECEnv
 
 from . import _ply
 from . import game as _game
+from .errors import SpecError
 
-MAX_ACTIONS = {"einstein": 720, "risk": 1024, "tactics": 1024}
+# Action-space sizes of the games indexed by legal list (the others' come from their boards);
+# any other game gets DEFAULT_MAX_ACTIONS.
+MAX_ACTIONS = {"pig": 2, "kuhn": 2, "einstein": 720}
+DEFAULT_MAX_ACTIONS = 1024
 MAX_TEXT = 4096
 
 
@@ -57,7 +61,7 @@ class PlyEnv(AECEnv):
         self.render_mode = render_mode
         self._start = self.game.new_state()
         kind, size = _ply.action_space(self._start)
-        self._actions = size if size is not None else (max_actions or MAX_ACTIONS.get(self.game.name, 2))
+        self._actions = size if size is not None else (max_actions or MAX_ACTIONS.get(self.game.name, DEFAULT_MAX_ACTIONS))
         self._max_text = max_text
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -134,7 +138,7 @@ class PlyEnv(AECEnv):
     def _text_array(self, text):
         data = text.encode()
         if len(data) > self._max_text:
-            raise _ply_error(f"the observation has {len(data)} bytes, more than max_text={self._max_text}")
+            raise SpecError(f"the observation has {len(data)} bytes, more than max_text={self._max_text}")
         out = np.zeros(self._max_text, np.uint8)
         out[: len(data)] = np.frombuffer(data, np.uint8)
         return out
@@ -163,9 +167,3 @@ class PlyEnv(AECEnv):
 
     def close(self):
         pass
-
-
-def _ply_error(message):
-    from .errors import SpecError
-
-    return SpecError(message)
