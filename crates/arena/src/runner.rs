@@ -213,16 +213,90 @@ pub fn run_match<G: GameDef>(specs: [&AgentSpec; 2], options: &RunOptions) -> Re
     let games = pool(options.threads)?
         .install(|| play_games::<G>(specs, 0, 0..options.games, options, players, &on_game))?;
     bar.finish_and_clear();
+    Ok(match_report(G::NAME, specs, games.into_iter().map(|(r, _)| r).collect(), started.elapsed()))
+}
+
+/// Games `indices` of pairing `pairing` of a run — a match is pairing 0, a tournament's are
+/// numbered as [`tournament_pairings`] lists them — in index order: the independent pieces a
+/// run can be split into (the Python package's Ray runs), each game the same wherever it is
+/// played. [`match_report`] and [`tournament_report`] put them together.
+pub fn play_batch<G: GameDef>(
+    specs: [&AgentSpec; 2],
+    pairing: u64,
+    indices: std::ops::Range<u64>,
+    options: &RunOptions,
+) -> Result<Vec<GameRecord>, Error> {
+    let players = check_specs::<G>(&[specs[0].clone(), specs[1].clone()], &options.options)?;
+    let games = pool(options.threads)?
+        .install(|| play_games::<G>(specs, pairing, indices, options, players, &|_, _| {}))?;
+    Ok(games.into_iter().map(|(r, _)| r).collect())
+}
+
+/// The first agent's score over games of a pairing, in index order.
+fn pair_score(records: &[GameRecord]) -> Score {
     let mut score = Score::default();
-    for (_, share) in &games {
+    for record in records {
+        let share = shares(record, &seating(record.index, record.returns.len()));
         score.add(share[0], share[1]);
     }
-    Ok(MatchReport {
-        game: G::NAME.to_string(),
-        result: PairResult { first: specs[0].to_string(), second: specs[1].to_string(), score },
-        records: games.into_iter().map(|(r, _)| r).collect(),
-        elapsed: started.elapsed(),
-    })
+    score
+}
+
+/// A match's report from all its games in index order (how [`run_match`] makes its own).
+pub fn match_report(
+    game: &str,
+    specs: [&AgentSpec; 2],
+    records: Vec<GameRecord>,
+    elapsed: Duration,
+) -> MatchReport {
+    MatchReport {
+        game: game.to_string(),
+        result: PairResult {
+            first: specs[0].to_string(),
+            second: specs[1].to_string(),
+            score: pair_score(&records),
+        },
+        records,
+        elapsed,
+    }
+}
+
+/// Every pairing of a round robin between `agents` agents, in the order games are seeded and
+/// reported.
+pub fn tournament_pairings(agents: usize) -> Vec<(usize, usize)> {
+    (0..agents).flat_map(|i| (i + 1..agents).map(move |j| (i, j))).collect()
+}
+
+/// A tournament's report from every pairing's games, pairings in [`tournament_pairings`]
+/// order and games in index order (how [`run_tournament`] makes its own).
+pub fn tournament_report(
+    game: &str,
+    specs: &[AgentSpec],
+    per_pairing: Vec<Vec<GameRecord>>,
+    elapsed: Duration,
+) -> TournamentReport {
+    let mut totals = vec![Score::default(); specs.len()];
+    let mut pairs = Vec::new();
+    let mut records = Vec::new();
+    for ((i, j), games) in tournament_pairings(specs.len()).into_iter().zip(per_pairing) {
+        let mut score = Score::default();
+        for record in games {
+            let share = shares(&record, &seating(record.index, record.returns.len()));
+            score.add(share[0], share[1]);
+            totals[i].add(share[0], share[1]);
+            totals[j].add(share[1], share[0]);
+            records.push(record);
+        }
+        pairs.push(PairResult { first: specs[i].to_string(), second: specs[j].to_string(), score });
+    }
+    TournamentReport {
+        game: game.to_string(),
+        agents: specs.iter().map(|s| s.to_string()).collect(),
+        totals,
+        pairs,
+        records,
+        elapsed,
+    }
 }
 
 pub fn run_tournament<G: GameDef>(
@@ -234,8 +308,7 @@ pub fn run_tournament<G: GameDef>(
     }
     let players = check_specs::<G>(specs, &options.options)?;
     let started = Instant::now();
-    let pairings: Vec<(usize, usize)> =
-        (0..specs.len()).flat_map(|i| (i + 1..specs.len()).map(move |j| (i, j))).collect();
+    let pairings = tournament_pairings(specs.len());
     let bar = progress_bar(options.games * pairings.len() as u64, options.progress);
     let on_game = |_: &GameRecord, _: [f64; 2]| bar.inc(1);
     let per_pairing: Vec<Vec<(GameRecord, [f64; 2])>> = pool(options.threads)?.install(|| {
@@ -255,27 +328,9 @@ pub fn run_tournament<G: GameDef>(
             .collect::<Result<_, _>>()
     })?;
     bar.finish_and_clear();
-    let mut totals = vec![Score::default(); specs.len()];
-    let mut pairs = Vec::new();
-    let mut records = Vec::new();
-    for (&(i, j), games) in pairings.iter().zip(per_pairing) {
-        let mut score = Score::default();
-        for (record, share) in games {
-            score.add(share[0], share[1]);
-            totals[i].add(share[0], share[1]);
-            totals[j].add(share[1], share[0]);
-            records.push(record);
-        }
-        pairs.push(PairResult { first: specs[i].to_string(), second: specs[j].to_string(), score });
-    }
-    Ok(TournamentReport {
-        game: G::NAME.to_string(),
-        agents: specs.iter().map(|s| s.to_string()).collect(),
-        totals,
-        pairs,
-        records,
-        elapsed: started.elapsed(),
-    })
+    let per_pairing =
+        per_pairing.into_iter().map(|games| games.into_iter().map(|(r, _)| r).collect()).collect();
+    Ok(tournament_report(G::NAME, specs, per_pairing, started.elapsed()))
 }
 
 /// Plays game pairs until the SPRT accepts a hypothesis or `options.games` games are played.
