@@ -5,6 +5,7 @@
 mod agent;
 mod arena;
 mod args;
+mod distributed;
 mod env;
 mod errors;
 mod game;
@@ -70,6 +71,10 @@ fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(env::action_mask, m)?)?;
     m.add_function(wrap_pyfunction!(env::play_index, m)?)?;
     m.add_function(wrap_pyfunction!(env::observation_array, m)?)?;
+    m.add_function(wrap_pyfunction!(distributed::play_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(distributed::assemble_match, m)?)?;
+    m.add_function(wrap_pyfunction!(distributed::assemble_tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(distributed::tournament_pairings, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

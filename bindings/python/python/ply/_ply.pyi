@@ -150,3 +150,24 @@ def action_space(state: State) -> tuple[str, Optional[int]]: ...
 def action_mask(state: State, n: int) -> bytes: ...
 def play_index(state: State, index: int) -> str: ...
 def observation_array(state: State, seat: int) -> Optional[tuple[bytes, list[int]]]: ...
+
+# Used by ply.distributed: a run split into batches of games, and put back together.
+def play_batch(
+    game: Union[Game, str],
+    first: str,
+    second: str,
+    pairing: int,
+    start: int,
+    end: int,
+    *,
+    seed: Optional[int] = None,
+    time_ms: Optional[int] = None,
+    iters: Optional[int] = None,
+    threads: Optional[int] = None,
+    openings: Optional[int] = None,
+    options: Options = None,
+) -> str:
+    """Games ``start..end`` of pairing ``pairing`` as game records (JSON lines)."""
+def assemble_match(game: Union[Game, str], first: str, second: str, records_jsonl: str, elapsed_s: float) -> dict[str, Any]: ...
+def assemble_tournament(game: Union[Game, str], agents: list[str], per_pairing: list[str], elapsed_s: float) -> dict[str, Any]: ...
+def tournament_pairings(agents: int) -> list[tuple[int, int]]: ...
