@@ -11,8 +11,9 @@ use serde_json::Value;
 
 use crate::bench::{BenchReport, run_bench};
 use crate::ffa::{FfaReport, run_ffa};
+use crate::record::GameRecord;
 use crate::runner::{
-    MatchReport, RunOptions, SprtReport, TournamentReport, run_match, run_sprt, run_tournament,
+    MatchReport, RunOptions, SprtReport, TournamentReport, play_batch, run_match, run_sprt, run_tournament,
 };
 use crate::stats::Sprt;
 use crate::tune::{Checkpoint, run_tune};
@@ -39,6 +40,14 @@ pub trait DynGame: Send + Sync {
     fn new_agent(&self, spec: &AgentSpec, seed: u64) -> Result<Box<dyn DynAgent>, Error>;
     fn run_match(&self, specs: [&AgentSpec; 2], options: &RunOptions) -> Result<MatchReport, Error>;
     fn run_tournament(&self, specs: &[AgentSpec], options: &RunOptions) -> Result<TournamentReport, Error>;
+    /// Games `indices` of pairing `pairing` of a match or tournament (see [`crate::runner::play_batch`]).
+    fn play_batch(
+        &self,
+        specs: [&AgentSpec; 2],
+        pairing: u64,
+        indices: std::ops::Range<u64>,
+        options: &RunOptions,
+    ) -> Result<Vec<GameRecord>, Error>;
     /// All agents at one table, seats rotated (see [`crate::ffa`]).
     fn run_ffa(
         &self,
@@ -171,6 +180,15 @@ impl<G: GameDef> DynGame for Registered<G> {
     }
     fn run_tournament(&self, specs: &[AgentSpec], options: &RunOptions) -> Result<TournamentReport, Error> {
         run_tournament::<G>(specs, options)
+    }
+    fn play_batch(
+        &self,
+        specs: [&AgentSpec; 2],
+        pairing: u64,
+        indices: std::ops::Range<u64>,
+        options: &RunOptions,
+    ) -> Result<Vec<GameRecord>, Error> {
+        play_batch::<G>(specs, pairing, indices, options)
     }
     fn run_ffa(
         &self,

@@ -108,6 +108,7 @@ pub fn run_ffa<G: GameDef>(
                     seats: order.iter().map(|&agent| (&specs[agent], agent)).collect(),
                     budget: options.budget,
                     openings: options.openings,
+                    stop: options.stop.clone(),
                 };
                 let record = play_game::<G>(&setup);
                 bar.inc(1);

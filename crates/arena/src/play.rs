@@ -1,7 +1,7 @@
 //! Playing one game between agents.
 
 use ply_core::rng::{derive_seed, rng_from_seed};
-use ply_core::{AgentSpec, Budget, BuiltAgent, Error, GameDef, Limits, Turn, TurnBudget};
+use ply_core::{AgentSpec, Budget, BuiltAgent, Error, GameDef, Limits, StopFlag, Turn, TurnBudget};
 
 use crate::record::GameRecord;
 
@@ -20,6 +20,9 @@ pub struct GameSetup<'a> {
     pub budget: Budget,
     /// Random opening moves, if not the game's own number ([`GameDef::opening_plies`]).
     pub openings: Option<usize>,
+    /// The run's stop request ([`crate::RunOptions::stop`]): it ends the agent's search at once
+    /// and the game with an error before its next move.
+    pub stop: StopFlag,
 }
 
 /// Seeds of the three independent random streams of a game.
@@ -54,6 +57,9 @@ pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
     let mut player_moves = 0;
     let mut turns = vec![TurnBudget::default(); agents.len()];
     loop {
+        if setup.stop.is_stopped() {
+            return Err(Error::illegal("the run was stopped"));
+        }
         let action = match state.turn() {
             Turn::Over => break,
             Turn::Chance => state.sample_chance(&mut chance_rng),
@@ -75,7 +81,8 @@ pub fn play_game<G: GameDef>(setup: &GameSetup) -> Result<GameRecord, Error> {
                     } else {
                         &state
                     };
-                    let decision = seat.agent.choose(view, &Limits::new(budget), &mut |_| {});
+                    let decision =
+                        seat.agent.choose(view, &Limits { budget, stop: setup.stop.clone() }, &mut |_| {});
                     turns[p].spent(decision.info.iterations, started.elapsed());
                     if !state.is_legal(decision.action) {
                         return Err(Error::illegal(format!(

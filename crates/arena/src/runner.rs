@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ply_core::rng::derive_seed;
-use ply_core::{AgentSpec, Budget, Error, GameDef};
+use ply_core::{AgentSpec, Budget, Error, GameDef, StopFlag};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -32,6 +32,55 @@ pub struct RunOptions {
     pub progress: bool,
     /// Random opening moves per game, if not the game's own number.
     pub openings: Option<usize>,
+    /// Set from another thread to end the run early (Ctrl-C in the Python package): searches in
+    /// progress stop, every game ends before its next move, and the run returns an error
+    /// instead of a partial report.
+    pub stop: StopFlag,
+}
+
+/// Iterations per turn when a run is given neither a time nor an iteration budget.
+pub const DEFAULT_ITERATIONS: u64 = 10_000;
+
+impl RunOptions {
+    /// The options of a run as the `ply` command and the Python package take them (`--games`,
+    /// `--seed`, `--time` ms or `--iters`, `--threads`, `--openings`, `-o`), checked with the
+    /// same messages; no progress bar. Threads default to all cores.
+    pub fn new(
+        options: &str,
+        games: u64,
+        seed: u64,
+        time_ms: Option<u64>,
+        iters: Option<u64>,
+        threads: Option<usize>,
+        openings: Option<usize>,
+    ) -> Result<Self, Error> {
+        if games == 0 {
+            return Err(Error::spec("--games must be at least 1"));
+        }
+        let budget = match (time_ms, iters) {
+            (Some(0), _) => return Err(Error::spec("--time must be at least 1 ms")),
+            (_, Some(0)) => return Err(Error::spec("--iters must be at least 1")),
+            (Some(_), Some(_)) => return Err(Error::spec("--time and --iters cannot be used together")),
+            (Some(ms), None) => Budget::millis(ms),
+            (None, Some(n)) => Budget::iterations(n),
+            (None, None) => Budget::iterations(DEFAULT_ITERATIONS),
+        };
+        let threads = match threads {
+            Some(0) => return Err(Error::spec("--threads must be at least 1")),
+            Some(t) => t,
+            None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        };
+        Ok(RunOptions {
+            options: options.to_string(),
+            games,
+            seed,
+            budget,
+            threads,
+            progress: false,
+            openings,
+            stop: StopFlag::new(),
+        })
+    }
 }
 
 /// The results of one pairing, from the first agent's side.
@@ -140,6 +189,7 @@ fn play_games<G: GameDef>(
                 seats: seats.iter().map(|&agent| (specs[agent], agent)).collect(),
                 budget: options.budget,
                 openings: options.openings,
+                stop: options.stop.clone(),
             };
             let record = play_game::<G>(&setup)?;
             let share = shares(&record, &seats);
@@ -163,16 +213,90 @@ pub fn run_match<G: GameDef>(specs: [&AgentSpec; 2], options: &RunOptions) -> Re
     let games = pool(options.threads)?
         .install(|| play_games::<G>(specs, 0, 0..options.games, options, players, &on_game))?;
     bar.finish_and_clear();
+    Ok(match_report(G::NAME, specs, games.into_iter().map(|(r, _)| r).collect(), started.elapsed()))
+}
+
+/// Games `indices` of pairing `pairing` of a run — a match is pairing 0, a tournament's are
+/// numbered as [`tournament_pairings`] lists them — in index order: the independent pieces a
+/// run can be split into (the Python package's Ray runs), each game the same wherever it is
+/// played. [`match_report`] and [`tournament_report`] put them together.
+pub fn play_batch<G: GameDef>(
+    specs: [&AgentSpec; 2],
+    pairing: u64,
+    indices: std::ops::Range<u64>,
+    options: &RunOptions,
+) -> Result<Vec<GameRecord>, Error> {
+    let players = check_specs::<G>(&[specs[0].clone(), specs[1].clone()], &options.options)?;
+    let games = pool(options.threads)?
+        .install(|| play_games::<G>(specs, pairing, indices, options, players, &|_, _| {}))?;
+    Ok(games.into_iter().map(|(r, _)| r).collect())
+}
+
+/// The first agent's score over games of a pairing, in index order.
+fn pair_score(records: &[GameRecord]) -> Score {
     let mut score = Score::default();
-    for (_, share) in &games {
+    for record in records {
+        let share = shares(record, &seating(record.index, record.returns.len()));
         score.add(share[0], share[1]);
     }
-    Ok(MatchReport {
-        game: G::NAME.to_string(),
-        result: PairResult { first: specs[0].to_string(), second: specs[1].to_string(), score },
-        records: games.into_iter().map(|(r, _)| r).collect(),
-        elapsed: started.elapsed(),
-    })
+    score
+}
+
+/// A match's report from all its games in index order (how [`run_match`] makes its own).
+pub fn match_report(
+    game: &str,
+    specs: [&AgentSpec; 2],
+    records: Vec<GameRecord>,
+    elapsed: Duration,
+) -> MatchReport {
+    MatchReport {
+        game: game.to_string(),
+        result: PairResult {
+            first: specs[0].to_string(),
+            second: specs[1].to_string(),
+            score: pair_score(&records),
+        },
+        records,
+        elapsed,
+    }
+}
+
+/// Every pairing of a round robin between `agents` agents, in the order games are seeded and
+/// reported.
+pub fn tournament_pairings(agents: usize) -> Vec<(usize, usize)> {
+    (0..agents).flat_map(|i| (i + 1..agents).map(move |j| (i, j))).collect()
+}
+
+/// A tournament's report from every pairing's games, pairings in [`tournament_pairings`]
+/// order and games in index order (how [`run_tournament`] makes its own).
+pub fn tournament_report(
+    game: &str,
+    specs: &[AgentSpec],
+    per_pairing: Vec<Vec<GameRecord>>,
+    elapsed: Duration,
+) -> TournamentReport {
+    let mut totals = vec![Score::default(); specs.len()];
+    let mut pairs = Vec::new();
+    let mut records = Vec::new();
+    for ((i, j), games) in tournament_pairings(specs.len()).into_iter().zip(per_pairing) {
+        let mut score = Score::default();
+        for record in games {
+            let share = shares(&record, &seating(record.index, record.returns.len()));
+            score.add(share[0], share[1]);
+            totals[i].add(share[0], share[1]);
+            totals[j].add(share[1], share[0]);
+            records.push(record);
+        }
+        pairs.push(PairResult { first: specs[i].to_string(), second: specs[j].to_string(), score });
+    }
+    TournamentReport {
+        game: game.to_string(),
+        agents: specs.iter().map(|s| s.to_string()).collect(),
+        totals,
+        pairs,
+        records,
+        elapsed,
+    }
 }
 
 pub fn run_tournament<G: GameDef>(
@@ -184,8 +308,7 @@ pub fn run_tournament<G: GameDef>(
     }
     let players = check_specs::<G>(specs, &options.options)?;
     let started = Instant::now();
-    let pairings: Vec<(usize, usize)> =
-        (0..specs.len()).flat_map(|i| (i + 1..specs.len()).map(move |j| (i, j))).collect();
+    let pairings = tournament_pairings(specs.len());
     let bar = progress_bar(options.games * pairings.len() as u64, options.progress);
     let on_game = |_: &GameRecord, _: [f64; 2]| bar.inc(1);
     let per_pairing: Vec<Vec<(GameRecord, [f64; 2])>> = pool(options.threads)?.install(|| {
@@ -205,27 +328,9 @@ pub fn run_tournament<G: GameDef>(
             .collect::<Result<_, _>>()
     })?;
     bar.finish_and_clear();
-    let mut totals = vec![Score::default(); specs.len()];
-    let mut pairs = Vec::new();
-    let mut records = Vec::new();
-    for (&(i, j), games) in pairings.iter().zip(per_pairing) {
-        let mut score = Score::default();
-        for (record, share) in games {
-            score.add(share[0], share[1]);
-            totals[i].add(share[0], share[1]);
-            totals[j].add(share[1], share[0]);
-            records.push(record);
-        }
-        pairs.push(PairResult { first: specs[i].to_string(), second: specs[j].to_string(), score });
-    }
-    Ok(TournamentReport {
-        game: G::NAME.to_string(),
-        agents: specs.iter().map(|s| s.to_string()).collect(),
-        totals,
-        pairs,
-        records,
-        elapsed: started.elapsed(),
-    })
+    let per_pairing =
+        per_pairing.into_iter().map(|games| games.into_iter().map(|(r, _)| r).collect()).collect();
+    Ok(tournament_report(G::NAME, specs, per_pairing, started.elapsed()))
 }
 
 /// Plays game pairs until the SPRT accepts a hypothesis or `options.games` games are played.

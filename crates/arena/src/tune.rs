@@ -269,6 +269,7 @@ pub fn run_tune<G: GameDef>(
             seats,
             budget: options.budget,
             openings: None,
+            stop: options.stop.clone(),
         };
         // Only the lowest weights were tried above: others may still be refused (an agent's
         // parameter range inside --min..--max), or an agent may fail in play.

@@ -13,6 +13,7 @@ fn options(games: u64, seed: u64, threads: usize, game_options: &str) -> RunOpti
         threads,
         progress: false,
         openings: None,
+        stop: Default::default(),
     }
 }
 
@@ -198,4 +199,65 @@ fn board_data_is_null_unless_a_game_has_a_map() {
     let state = entry::<Connect4>().new_state("").unwrap();
     assert_eq!(state.board_json(), serde_json::Value::Null);
     assert_eq!(Connect4::default().board_json(), serde_json::Value::Null);
+}
+
+#[test]
+fn a_stopped_run_ends_with_an_error_not_a_partial_report() {
+    let game = entry::<Connect4>();
+    let (a, b) = (spec("mcts"), spec("random"));
+    let run = options(4, 1, 2, "");
+    run.stop.stop();
+    let err = game.run_match([&a, &b], &run).expect_err("a stopped match fails");
+    assert_eq!(err.to_string(), "the run was stopped");
+    let err = game.run_tournament(&[a, b, spec("alphabeta")], &run).expect_err("a stopped tournament fails");
+    assert_eq!(err.to_string(), "the run was stopped");
+}
+
+#[test]
+fn run_options_are_checked_with_the_command_line_messages() {
+    let err = |r: Result<RunOptions, ply_core::Error>| r.err().unwrap().to_string();
+    assert_eq!(err(RunOptions::new("", 0, 1, None, None, None, None)), "--games must be at least 1");
+    assert_eq!(err(RunOptions::new("", 1, 1, Some(0), None, None, None)), "--time must be at least 1 ms");
+    assert_eq!(err(RunOptions::new("", 1, 1, None, Some(0), None, None)), "--iters must be at least 1");
+    assert_eq!(err(RunOptions::new("", 1, 1, None, None, Some(0), None)), "--threads must be at least 1");
+    let run = RunOptions::new("players=3", 5, 7, None, None, Some(2), Some(0)).unwrap();
+    assert_eq!((run.games, run.seed, run.threads, run.openings), (5, 7, 2, Some(0)));
+    assert_eq!(run.budget, Budget::iterations(ply_arena::runner::DEFAULT_ITERATIONS));
+}
+
+#[test]
+fn a_run_split_into_batches_is_the_same_run() {
+    use ply_arena::runner::{match_report, tournament_pairings, tournament_report};
+    use std::time::Duration;
+    let game = entry::<Pig>();
+    let run = options(7, 9, 2, "target=30");
+    let (a, b) = (spec("expectimax:depth=1"), spec("random"));
+    let whole = game.run_match([&a, &b], &run).unwrap();
+    let mut records = Vec::new();
+    for (start, end) in [(0, 3), (3, 4), (4, 7)] {
+        records.extend(game.play_batch([&a, &b], 0, start..end, &run).unwrap());
+    }
+    let split = match_report("pig", [&a, &b], records, Duration::ZERO);
+    assert_eq!(split.records, whole.records);
+    assert_eq!(serde_json::to_value(&split.result).unwrap(), serde_json::to_value(&whole.result).unwrap());
+
+    let specs = [a, b, spec("mcts:iters=50")];
+    let whole = game.run_tournament(&specs, &run).unwrap();
+    let per_pairing = tournament_pairings(3)
+        .iter()
+        .enumerate()
+        .map(|(k, &(i, j))| {
+            let mut games = game.play_batch([&specs[i], &specs[j]], k as u64, 0..2, &run).unwrap();
+            games.extend(game.play_batch([&specs[i], &specs[j]], k as u64, 2..7, &run).unwrap());
+            games
+        })
+        .collect();
+    let split = tournament_report("pig", &specs, per_pairing, Duration::ZERO);
+    assert_eq!(split.records, whole.records);
+    let json = |r: &ply_arena::TournamentReport| {
+        let mut v = serde_json::to_value(r).unwrap();
+        v.as_object_mut().unwrap().remove("elapsed");
+        v
+    };
+    assert_eq!(json(&split), json(&whole));
 }

@@ -2,7 +2,6 @@ use std::fs::File;
 use std::io::{BufWriter, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
@@ -10,7 +9,7 @@ use ply_arena::record::write_jsonl;
 use ply_arena::tune::{Checkpoint, tuned_spec};
 use ply_arena::{GameRecord, RunOptions, Sprt};
 use ply_cli::{engine, report};
-use ply_core::{AgentSpec, Budget};
+use ply_core::AgentSpec;
 use ply_search::genetic::{GenerationReport, GeneticConfig};
 
 /// Ply: strategy-game AI engine, arena and playground.
@@ -219,34 +218,20 @@ struct GeneticArgs {
     generations: usize,
 }
 
-const DEFAULT_ITERATIONS: u64 = 10_000;
-
 impl RunArgs {
+    /// The run's options, checked by the arena (the Python package takes the same ones).
     fn options(&self) -> Result<RunOptions> {
-        if self.games == 0 {
-            bail!("--games must be at least 1");
-        }
-        let budget = match (self.time, self.iters) {
-            (Some(0), _) => bail!("--time must be at least 1 ms"),
-            (_, Some(0)) => bail!("--iters must be at least 1"),
-            (Some(ms), _) => Budget { time: Some(Duration::from_millis(ms)), iterations: None },
-            (None, Some(n)) => Budget::iterations(n),
-            (None, None) => Budget::iterations(DEFAULT_ITERATIONS),
-        };
-        let threads = match self.threads {
-            Some(0) => bail!("--threads must be at least 1"),
-            Some(t) => t,
-            None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
-        };
-        Ok(RunOptions {
-            options: self.options.clone(),
-            games: self.games,
-            seed: self.seed,
-            budget,
-            threads,
-            progress: !self.json && std::io::stderr().is_terminal(),
-            openings: self.openings,
-        })
+        let mut options = RunOptions::new(
+            &self.options,
+            self.games,
+            self.seed,
+            self.time,
+            self.iters,
+            self.threads,
+            self.openings,
+        )?;
+        options.progress = !self.json && std::io::stderr().is_terminal();
+        Ok(options)
     }
 
     fn save(&self, records: &[GameRecord]) -> Result<()> {

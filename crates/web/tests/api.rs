@@ -463,6 +463,7 @@ async fn a_download_is_a_game_record_read_like_the_arenas_lines() {
         threads: 1,
         progress: false,
         openings: None,
+        stop: Default::default(),
     };
     let played = pig.run_match([&specs[0], &specs[1]], &run).unwrap();
     let mut lines = Vec::new();

@@ -13,7 +13,7 @@ use axum::http::{Request, StatusCode};
 use common::*;
 use ply_arena::bench::BenchReport;
 use ply_arena::{
-    AgentInfo, DynAgent, DynGame, DynState, FfaReport, MatchReport, RunOptions, Sprt, SprtReport,
+    AgentInfo, DynAgent, DynGame, DynState, FfaReport, GameRecord, MatchReport, RunOptions, Sprt, SprtReport,
     TournamentReport,
 };
 use ply_core::{AgentSpec, ParamInfo};
@@ -464,6 +464,15 @@ impl DynGame for Gated {
         options: &RunOptions,
     ) -> Result<TournamentReport, ply_core::Error> {
         self.inner.run_tournament(specs, options)
+    }
+    fn play_batch(
+        &self,
+        specs: [&AgentSpec; 2],
+        pairing: u64,
+        indices: std::ops::Range<u64>,
+        options: &RunOptions,
+    ) -> Result<Vec<GameRecord>, ply_core::Error> {
+        self.inner.play_batch(specs, pairing, indices, options)
     }
     fn run_ffa(
         &self,

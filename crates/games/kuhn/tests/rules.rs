@@ -132,6 +132,7 @@ fn in_a_match_the_seat_never_sees_the_other_card() {
         threads: 2,
         progress: false,
         openings: None,
+        stop: Default::default(),
     };
     let (a, b) = (AgentSpec::parse("nash:alpha=0.3333").unwrap(), AgentSpec::parse("mcts").unwrap());
     let report = game.run_match([&a, &b], &options).unwrap();
