@@ -8,7 +8,7 @@ use ply_search::heuristics::{Evaluator, UniformRollout};
 
 use crate::plans::Scratch;
 use crate::rules::{Tactics, TacticsAction};
-use crate::scenario::{self, Config, ScenarioAgent, Switches, TUNED, Weights};
+use crate::scenario::{self, Config, DEFAULT_MULTIPLIERS, ScenarioAgent, Switches, Weights};
 
 /// Which unit acts next: the first of the side's units that has not acted, counted in team
 /// order (`original`) or from the end (`reversed`) — the document's two orders.
@@ -105,8 +105,8 @@ fn scenario_factory() -> AgentFactory<Tactics> {
             ParamInfo::new("on", "none", "steps switched on beyond the level, names joined by '+'"),
             ParamInfo::new(
                 "weights",
-                ["1"; TUNED].join(","),
-                "multipliers of the evaluation's main terms: threat, threatened, bait, cohesion, advance, out of reach, terrain, engagement",
+                DEFAULT_MULTIPLIERS.map(|m| m.to_string()).join(","),
+                "multipliers of the evaluation's hand-set main terms (threat, threatened, bait, cohesion, advance, out of reach, terrain, engagement); the default is the tuned vector, 1,1,1,1,1,1,1,1 the hand-set evaluation",
             ),
             ParamInfo::new("keep", d.keep, "scenarios kept by step 13"),
             ParamInfo::new(

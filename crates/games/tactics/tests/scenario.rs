@@ -23,10 +23,10 @@ fn only(f: impl FnOnce(&mut Switches)) -> Switches {
 #[test]
 fn material_follows_the_documents_values_and_wounded_formula() {
     let state = pos(&open(10), "Fa1:100 Ab1:30 Wc1:40", "Fj10:50 Aj9:60", 0);
-    let t = evaluate(&state, 0, 0, &Weights::default(), &Switches::level(10));
+    let t = evaluate(&state, 0, 0, &Weights::hand_set(), &Switches::level(10));
     assert_eq!(t.ours, 100_000.0 + 70_000.0 * (0.5 + 0.5 * 30.0 / 60.0) + 85_000.0);
     assert_eq!(t.theirs, 75_000.0 + 70_000.0);
-    let w = Weights::default();
+    let w = Weights::hand_set();
     assert_eq!(t.score(&w, false), t.ours - t.theirs);
     assert_eq!(t.score(&w, true), t.ours / t.theirs);
 }
@@ -35,11 +35,11 @@ fn material_follows_the_documents_values_and_wounded_formula() {
 fn the_threat_is_the_value_the_enemy_can_take_next_turn() {
     // Their fighter can reach our archer (60 hit points): a 50-point hit takes 70000 * 50 / 120.
     let state = pos(&open(12), "Ad8:60", "Fh8:100", 0);
-    let t = evaluate(&state, 0, 0, &Weights::default(), &only(|s| s.threat = true));
+    let t = evaluate(&state, 0, 0, &Weights::hand_set(), &only(|s| s.threat = true));
     assert!((t.threat - 70_000.0 * 50.0 / 120.0).abs() < 1e-6, "{t:?}");
     // Our archer can shoot their fighter from a cell in line: 25 of 100 is 100000 * 25 / 200.
     assert!((t.threatened - 100_000.0 * 25.0 / 200.0).abs() < 1e-6, "{t:?}");
-    let w = Weights::default();
+    let w = Weights::hand_set();
     assert!((t.ours_total(&w) - (t.ours - 0.2 * t.threat + 0.1 * t.threatened)).abs() < 1e-6);
 }
 
@@ -49,8 +49,8 @@ fn bait_rewards_one_exposed_survivor_and_two_punishers() {
     // Only the archer on d8 can be hit, only by the fighter, and it survives (60 > 50); the
     // archers on c1 and a8 cover e8, the one cell the fighter would strike from.
     let state = pos(&open(12), "Ad8:60 Ac1:60 Aa8:60", "Fh8:100", 0);
-    assert_eq!(evaluate(&state, 0, 0, &Weights::default(), &on).bait_punishers, 2);
-    let w = Weights::default();
+    assert_eq!(evaluate(&state, 0, 0, &Weights::hand_set(), &on).bait_punishers, 2);
+    let w = Weights::hand_set();
     let t = evaluate(&state, 0, 0, &w, &on);
     assert_eq!(t.ours_total(&w) - t.ours, 2.0 * w.bait);
     // The bait would die: no bait.
@@ -67,7 +67,7 @@ fn bait_rewards_one_exposed_survivor_and_two_punishers() {
 #[test]
 fn engagement_follows_the_documents_numbers() {
     let on = only(|s| s.engagement = true);
-    let w = Weights::default();
+    let w = Weights::hand_set();
     // The fighter on h8 can strike the archer on d8 from e8 only: N = 1.
     // The archer attacked this turn (+1500); the fighter on a1 can punish nothing (-1000).
     let state = pos(&open(12), "Ad8:60 Fa1:100", "Fh8:100", 0);
@@ -88,7 +88,7 @@ fn engagement_follows_the_documents_numbers() {
 #[test]
 fn cohesion_penalises_spread_edges_and_distance() {
     let on = only(|s| s.cohesion = true);
-    let w = Weights::default();
+    let w = Weights::hand_set();
     let close = pos(&open(12), "Fe5:100 Ff5:100", "Fh8:100", 0);
     let apart = pos(&open(12), "Fa1:100 Fl1:100", "Fh8:100", 0);
     let c = evaluate(&close, 0, 0, &w, &on).cohesion;
@@ -221,6 +221,21 @@ fn an_iteration_budget_replays_exactly() {
         play_game(&start, &mut agents, 150)
     };
     assert_eq!(run(), run());
+}
+
+/// The default evaluation is the tuned one (docs/tactics.md, "Tuning"): the default agent plays
+/// exactly as with the tuned vector spelt out, and `weights=1,...` (the hand-set evaluation)
+/// plays another game.
+#[test]
+fn the_default_weights_are_the_tuned_multipliers() {
+    let start = game("map_seed=14,max_turns=4");
+    let run = |spec: &str| {
+        let mut agents = [agent(spec, 5), agent("max_agro", 0)];
+        play_game(&start, &mut agents, 150)
+    };
+    let tuned = run("scenario");
+    assert_eq!(tuned, run("scenario:weights=2.257,0.534,1.428,1.024,1.044,1.901,0.292,2.49"));
+    assert_ne!(tuned, run("scenario:weights=1,1,1,1,1,1,1,1"));
 }
 
 #[test]

@@ -10,8 +10,9 @@ use crate::units::{Kind, MAX_TEAM, Shot, unit_value};
 use super::Switches;
 
 /// Every coefficient of the evaluation, in the document's points (a fighter unhurt is 100000).
-/// The defaults are the document's numbers where it gives them, ours where it does not
-/// (docs/tactics.md lists which).
+/// [`Weights::hand_set`] holds the document's numbers where it gives them, ours where it does not
+/// (docs/tactics.md lists which); the default is those times the tuned multipliers
+/// [`DEFAULT_MULTIPLIERS`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
     /// Step 3: share of the value the enemy can take next turn that counts against us (0.20:
@@ -49,8 +50,25 @@ pub struct Weights {
     pub losing_factor: f64,
 }
 
+/// How many multipliers `weights=` takes: one per main term (docs/tactics.md lists them).
+pub const TUNED: usize = 8;
+
+/// The default multipliers of the hand-set terms, found by `ply tune tactics scenario` (the
+/// document's schedule, 1,800 games at 300 iterations; docs/tactics.md, "Tuning"). They stay
+/// multipliers, not baked products, so that `weights=1,1,1,1,1,1,1,1` is the hand-set evaluation
+/// and a new tuning run searches the same space as the one that found them.
+pub const DEFAULT_MULTIPLIERS: [f64; TUNED] = [2.257, 0.534, 1.428, 1.024, 1.044, 1.901, 0.292, 2.49];
+
 impl Default for Weights {
     fn default() -> Self {
+        Weights::scaled(&DEFAULT_MULTIPLIERS)
+    }
+}
+
+impl Weights {
+    /// The coefficients set by hand before tuning: the document's numbers (0.20, +1500, −1000,
+    /// +1200, 1000) and ours for the terms it leaves without a number.
+    pub fn hand_set() -> Self {
         Weights {
             threat: 0.20,
             threatened: 0.10,
@@ -70,17 +88,12 @@ impl Default for Weights {
             losing_factor: 2.0,
         }
     }
-}
 
-/// How many multipliers `weights=` takes: one per main term (docs/tactics.md lists them).
-pub const TUNED: usize = 8;
-
-impl Weights {
-    /// The defaults with the main terms multiplied by `m` (the tuner's vector): threat,
-    /// threatened, bait, cohesion (with the spread), advance, out of reach, terrain (cramped and
-    /// border), engagement (every engagement number).
+    /// The hand-set coefficients with the main terms multiplied by `m` (the tuner's vector):
+    /// threat, threatened, bait, cohesion (with the spread), advance, out of reach, terrain
+    /// (cramped and border), engagement (every engagement number).
     pub fn scaled(m: &[f64; TUNED]) -> Weights {
-        let d = Weights::default();
+        let d = Weights::hand_set();
         Weights {
             threat: d.threat * m[0],
             threatened: d.threatened * m[1],
@@ -451,7 +464,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scaled_by_ones_is_the_default() {
-        assert_eq!(Weights::scaled(&[1.0; TUNED]), Weights::default());
+    fn ones_are_the_hand_set_weights_and_the_default_is_tuned() {
+        assert_eq!(Weights::scaled(&[1.0; TUNED]), Weights::hand_set());
+        let (d, h) = (Weights::default(), Weights::hand_set());
+        assert_eq!(d.threat, h.threat * 2.257);
+        assert_eq!(d.engage_none, h.engage_none * 2.49);
+        // What no multiplier covers stays hand-set.
+        assert_eq!(
+            (d.spread_free, d.cramped_free, d.losing_factor),
+            (h.spread_free, h.cramped_free, h.losing_factor)
+        );
     }
 }

@@ -10,7 +10,7 @@ pub mod strategies;
 
 use ply_core::{Error, Params};
 
-pub use eval::{TUNED, Terms, Weights, evaluate};
+pub use eval::{DEFAULT_MULTIPLIERS, TUNED, Terms, Weights, evaluate};
 pub use search::ScenarioAgent;
 pub use strategies::{Rule, Step, Strategy};
 
@@ -245,7 +245,7 @@ impl Config {
         let list = params.get_list("weights")?;
         let multipliers: [f64; TUNED] = list.try_into().map_err(|w: Vec<f64>| {
             Error::spec(format!(
-                "{owner}: weights needs {TUNED} numbers (multipliers of the default terms), got {}",
+                "{owner}: weights needs {TUNED} numbers (multipliers of the hand-set terms), got {}",
                 w.len()
             ))
         })?;
