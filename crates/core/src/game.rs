@@ -314,15 +314,22 @@ pub trait Game: Clone + Send + Sync + 'static {
 /// Draws from a list of outcomes with probabilities. The last outcome absorbs rounding, so a
 /// list whose probabilities sum to slightly under 1 never fails to pick.
 pub fn sample_outcome<A: Copy>(outcomes: &[(A, f64)], rng: &mut Rng) -> A {
-    assert!(!outcomes.is_empty(), "a chance event needs at least one outcome");
+    sample_outcome_from(outcomes.iter().copied(), rng)
+}
+
+/// [`sample_outcome`] from outcomes as they are generated, for games that draw without
+/// building the list.
+pub fn sample_outcome_from<A>(outcomes: impl IntoIterator<Item = (A, f64)>, rng: &mut Rng) -> A {
     let mut x: f64 = rng.random();
-    for &(action, probability) in outcomes {
+    let mut last = None;
+    for (action, probability) in outcomes {
         if x < probability {
             return action;
         }
         x -= probability;
+        last = Some(action);
     }
-    outcomes[outcomes.len() - 1].0
+    last.expect("a chance event needs at least one outcome")
 }
 
 /// Plays uniformly random moves and sampled chance outcomes until the end, or for at most

@@ -24,7 +24,7 @@ pub use agent::{Agent, Decision, SearchInfo};
 pub use budget::{Budget, Clock, Limits, StopFlag, TurnBudget};
 pub use error::Error;
 pub use game::{Game, MAX_PLAYERS, Player, Returns, Turn};
-pub use game::{random_playout, sample_outcome};
+pub use game::{random_playout, sample_outcome, sample_outcome_from};
 pub use params::{ParamInfo, Params};
 pub use perft::perft;
 pub use resource::{Caps, Resource};

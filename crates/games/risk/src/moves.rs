@@ -1,14 +1,10 @@
 //! What can happen in a position: the legal actions of the player to move (counts of armies in
 //! chunks) and the outcomes of a pending chance event with their exact probabilities.
 
-use std::ops::ControlFlow;
-
-use ply_core::rng::Rng;
-use rand::RngExt;
-
 use crate::dice;
 use crate::map::bits;
 use crate::rules::{FortifyRule, OPEN, Phase, Risk, RiskAction};
+use ply_core::rng::Rng;
 
 impl Risk {
     /// Counts offered for moving `most` armies at least `least`: the least, half way (rounded
@@ -119,69 +115,48 @@ impl Risk {
 
     pub(crate) fn list_outcomes(&self, out: &mut Vec<(RiskAction, f64)>) {
         out.clear();
-        self.visit_outcomes(|outcome, probability| {
-            out.push((outcome, probability));
-            ControlFlow::Continue(())
-        });
-    }
-
-    /// Draws an outcome exactly as [`ply_core::sample_outcome`] does from the listed outcomes
-    /// (same order, same arithmetic, so seeded games are unchanged) without building the list:
-    /// random games roll the dice thousands of times.
-    pub(crate) fn sample_outcome(&self, rng: &mut Rng) -> RiskAction {
-        let mut x: f64 = rng.random();
-        let mut last = None;
-        let picked = self.visit_outcomes(|outcome, probability| {
-            if x < probability {
-                return ControlFlow::Break(outcome);
-            }
-            x -= probability;
-            last = Some(outcome);
-            ControlFlow::Continue(())
-        });
-        picked.or(last).expect("a chance event needs at least one outcome")
-    }
-
-    /// The outcomes of the pending chance event with their probabilities, in a fixed order,
-    /// until `visit` breaks (returning what it broke with).
-    fn visit_outcomes(
-        &self,
-        mut visit: impl FnMut(RiskAction, f64) -> ControlFlow<RiskAction>,
-    ) -> Option<RiskAction> {
-        let flow = match self.phase {
-            Phase::Deal => {
-                let territory = self.dealt;
-                let left = (self.map().len() - self.dealt as usize) as f64;
-                self.deal_owners().try_for_each(|owner| {
-                    let quota_left = self.deal_quota(owner) - self.dealt_to(owner);
-                    if quota_left > 0 {
-                        visit(RiskAction::Deal { territory, owner }, f64::from(quota_left) / left)
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                })
-            }
-            Phase::Battle { from, to, .. } => {
-                let (a, d) = self.battle_dice(from as usize, to as usize);
-                dice::roll_outcomes(a, d).iter().try_for_each(|&(al, dl, count)| {
-                    visit(
-                        RiskAction::Dice { attacker_loses: al, defender_loses: dl },
-                        dice::probability(count, a, d),
-                    )
-                })
-            }
-            Phase::Draw => {
-                let pile = if self.deck() != 0 { self.deck() } else { self.discard };
-                let p = 1.0 / f64::from(pile.count_ones());
-                (0..128u8)
-                    .filter(|&c| pile & (1u128 << c) != 0)
-                    .try_for_each(|c| visit(RiskAction::Draw(c), p))
-            }
-            _ => ControlFlow::Continue(()),
-        };
-        match flow {
-            ControlFlow::Break(outcome) => Some(outcome),
-            ControlFlow::Continue(()) => None,
+        match self.phase {
+            Phase::Deal => out.extend(self.deal_outcomes()),
+            Phase::Battle { from, to, .. } => out.extend(self.battle_outcomes(from, to)),
+            Phase::Draw => out.extend(self.draw_outcomes()),
+            _ => {}
         }
+    }
+
+    /// Draws an outcome without building the list (random games roll the dice thousands of
+    /// times): the same draw, from the same order, as from the listed outcomes.
+    pub(crate) fn sample_outcome(&self, rng: &mut Rng) -> RiskAction {
+        match self.phase {
+            Phase::Deal => ply_core::sample_outcome_from(self.deal_outcomes(), rng),
+            Phase::Battle { from, to, .. } => {
+                ply_core::sample_outcome_from(self.battle_outcomes(from, to), rng)
+            }
+            Phase::Draw => ply_core::sample_outcome_from(self.draw_outcomes(), rng),
+            _ => panic!("no chance event is pending"),
+        }
+    }
+
+    /// The next territory's owner in the deal, in proportion to the territories each has left.
+    fn deal_outcomes(&self) -> impl Iterator<Item = (RiskAction, f64)> + '_ {
+        let territory = self.dealt;
+        let left = (self.map().len() - self.dealt as usize) as f64;
+        self.deal_owners().filter_map(move |owner| {
+            let quota_left = self.deal_quota(owner) - self.dealt_to(owner);
+            (quota_left > 0).then(|| (RiskAction::Deal { territory, owner }, f64::from(quota_left) / left))
+        })
+    }
+
+    fn battle_outcomes(&self, from: u8, to: u8) -> impl Iterator<Item = (RiskAction, f64)> + use<> {
+        let (a, d) = self.battle_dice(from as usize, to as usize);
+        dice::roll_outcomes(a, d).iter().map(move |&(al, dl, count)| {
+            (RiskAction::Dice { attacker_loses: al, defender_loses: dl }, dice::probability(count, a, d))
+        })
+    }
+
+    /// A card from the deck, or from the reshuffled discard pile once the deck is empty.
+    fn draw_outcomes(&self) -> impl Iterator<Item = (RiskAction, f64)> + use<> {
+        let pile = if self.deck() != 0 { self.deck() } else { self.discard };
+        let p = 1.0 / f64::from(pile.count_ones());
+        (0..128u8).filter(move |&c| pile & (1u128 << c) != 0).map(move |c| (RiskAction::Draw(c), p))
     }
 }
