@@ -10,6 +10,7 @@ mod env;
 mod errors;
 mod game;
 mod run;
+mod tune;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -75,6 +76,11 @@ fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(distributed::assemble_match, m)?)?;
     m.add_function(wrap_pyfunction!(distributed::assemble_tournament, m)?)?;
     m.add_function(wrap_pyfunction!(distributed::tournament_pairings, m)?)?;
+    m.add_function(wrap_pyfunction!(distributed::ffa_games, m)?)?;
+    m.add_function(wrap_pyfunction!(distributed::play_ffa_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(distributed::assemble_ffa, m)?)?;
+    m.add_class::<tune::Tuner>()?;
+    m.add_function(wrap_pyfunction!(tune::tune_games, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -10,14 +10,14 @@ use ply_core::{AgentSpec, Budget, Decision, Error, Game, GameDef, Limits, ParamI
 use serde_json::Value;
 
 use crate::bench::{BenchReport, run_bench};
-use crate::ffa::{FfaReport, run_ffa};
+use crate::ffa::{FfaPlan, FfaReport, ffa_plan, play_ffa_batch, run_ffa};
 use crate::record::GameRecord;
 use crate::runner::{
     MatchReport, RunOptions, SprtReport, TournamentReport, play_batch, run_match, run_sprt, run_tournament,
 };
 use crate::stats::Sprt;
-use crate::tune::{Checkpoint, run_tune};
-use ply_search::genetic::{GenerationReport, GeneticConfig, TuneResult};
+use crate::tune::{Checkpoint, Tuner, play_tune_game, run_tune};
+use ply_search::genetic::{GenerationReport, GeneticConfig, TuneGame, TuneResult};
 
 /// An agent kind as listed by `ply agents`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +55,17 @@ pub trait DynGame: Send + Sync {
         all_orders: bool,
         options: &RunOptions,
     ) -> Result<FfaReport, Error>;
+    /// A free-for-all's games, checked (see [`crate::ffa::ffa_plan`]).
+    fn ffa_plan(&self, specs: &[AgentSpec], all_orders: bool, options: &RunOptions)
+    -> Result<FfaPlan, Error>;
+    /// Games `indices` of a free-for-all (see [`crate::ffa::play_ffa_batch`]).
+    fn play_ffa_batch(
+        &self,
+        specs: &[AgentSpec],
+        all_orders: bool,
+        indices: std::ops::Range<u64>,
+        options: &RunOptions,
+    ) -> Result<Vec<GameRecord>, Error>;
     fn run_sprt(&self, specs: [&AgentSpec; 2], sprt: Sprt, options: &RunOptions)
     -> Result<SprtReport, Error>;
     fn bench(&self) -> Result<BenchReport, Error>;
@@ -69,6 +80,23 @@ pub trait DynGame: Send + Sync {
         checkpoint: Option<&Checkpoint>,
         progress: &mut (dyn FnMut(&GenerationReport) + Send),
     ) -> Result<TuneResult, Error>;
+    /// A tuning run to be played a generation at a time (see [`crate::tune::Tuner`]).
+    fn tuner(
+        &self,
+        spec: &AgentSpec,
+        param: &str,
+        config: &GeneticConfig,
+        options: &RunOptions,
+        checkpoint: Option<&Checkpoint>,
+    ) -> Result<Tuner, Error>;
+    /// One game of a tuning run (see [`crate::tune::play_tune_game`]).
+    fn play_tune_game(
+        &self,
+        spec: &AgentSpec,
+        param: &str,
+        options: &RunOptions,
+        game: &TuneGame,
+    ) -> Result<f64, String>;
 }
 
 /// A position of some game, handled through notation.
@@ -198,6 +226,23 @@ impl<G: GameDef> DynGame for Registered<G> {
     ) -> Result<FfaReport, Error> {
         run_ffa::<G>(specs, all_orders, options)
     }
+    fn ffa_plan(
+        &self,
+        specs: &[AgentSpec],
+        all_orders: bool,
+        options: &RunOptions,
+    ) -> Result<FfaPlan, Error> {
+        ffa_plan::<G>(specs, all_orders, options)
+    }
+    fn play_ffa_batch(
+        &self,
+        specs: &[AgentSpec],
+        all_orders: bool,
+        indices: std::ops::Range<u64>,
+        options: &RunOptions,
+    ) -> Result<Vec<GameRecord>, Error> {
+        play_ffa_batch::<G>(specs, all_orders, indices, options)
+    }
     fn run_sprt(
         &self,
         specs: [&AgentSpec; 2],
@@ -219,6 +264,25 @@ impl<G: GameDef> DynGame for Registered<G> {
         progress: &mut (dyn FnMut(&GenerationReport) + Send),
     ) -> Result<TuneResult, Error> {
         run_tune::<G>(spec, param, config, options, checkpoint, progress)
+    }
+    fn tuner(
+        &self,
+        spec: &AgentSpec,
+        param: &str,
+        config: &GeneticConfig,
+        options: &RunOptions,
+        checkpoint: Option<&Checkpoint>,
+    ) -> Result<Tuner, Error> {
+        Tuner::new::<G>(spec, param, config, options, checkpoint)
+    }
+    fn play_tune_game(
+        &self,
+        spec: &AgentSpec,
+        param: &str,
+        options: &RunOptions,
+        game: &TuneGame,
+    ) -> Result<f64, String> {
+        play_tune_game::<G>(spec, param, options, game)
     }
 }
 

@@ -73,12 +73,21 @@ pub struct FfaReport {
     pub elapsed: Duration,
 }
 
-/// Plays `ceil(options.games / round size)` rounds.
-pub fn run_ffa<G: GameDef>(
+/// The games of a free-for-all: the seatings of a round, and how many games in all.
+#[derive(Clone, Debug)]
+pub struct FfaPlan {
+    pub orders: Vec<Vec<usize>>,
+    pub rounds: u64,
+    pub games: u64,
+}
+
+/// Checks a free-for-all (a seat for every agent, at most 6 players in every order) and lists
+/// its games: `ceil(options.games / round size)` rounds.
+pub fn ffa_plan<G: GameDef>(
     specs: &[AgentSpec],
     all_orders: bool,
     options: &RunOptions,
-) -> Result<FfaReport, Error> {
+) -> Result<FfaPlan, Error> {
     let players = check_specs::<G>(specs, &options.options)?;
     if specs.len() != players {
         return Err(Error::spec(format!(
@@ -93,31 +102,79 @@ pub fn run_ffa<G: GameDef>(
     let orders = round_orders(players, all_orders);
     let per_round = orders.len() as u64;
     let rounds = options.games.div_ceil(per_round).max(1);
-    let total = rounds * per_round;
-    let started = Instant::now();
-    let bar = progress_bar(total, options.progress);
-    let games: Vec<GameRecord> = pool(options.threads)?.install(|| {
-        (0..total)
-            .into_par_iter()
-            .map(|index| {
-                let order = &orders[(index % per_round) as usize];
-                let setup = GameSetup {
-                    options: &options.options,
-                    index,
-                    seed: derive_seed(derive_seed(options.seed, 0xFFA), index / per_round),
-                    seats: order.iter().map(|&agent| (&specs[agent], agent)).collect(),
-                    budget: options.budget,
-                    openings: options.openings,
-                    stop: options.stop.clone(),
-                };
-                let record = play_game::<G>(&setup);
-                bar.inc(1);
-                record
-            })
-            .collect::<Result<_, _>>()
-    })?;
-    bar.finish_and_clear();
+    Ok(FfaPlan { orders, rounds, games: rounds * per_round })
+}
 
+/// Games `indices` of a free-for-all, in index order, on `options.threads` threads: each the
+/// same wherever it is played (the Python package's Ray runs split a run so), to be put
+/// together by [`ffa_report`].
+pub fn play_ffa_batch<G: GameDef>(
+    specs: &[AgentSpec],
+    all_orders: bool,
+    indices: std::ops::Range<u64>,
+    options: &RunOptions,
+) -> Result<Vec<GameRecord>, Error> {
+    let plan = ffa_plan::<G>(specs, all_orders, options)?;
+    pool(options.threads)?.install(|| play_ffa_games::<G>(specs, &plan.orders, indices, options, &|| {}))
+}
+
+fn play_ffa_games<G: GameDef>(
+    specs: &[AgentSpec],
+    orders: &[Vec<usize>],
+    indices: std::ops::Range<u64>,
+    options: &RunOptions,
+    on_game: &(dyn Fn() + Sync),
+) -> Result<Vec<GameRecord>, Error> {
+    let per_round = orders.len() as u64;
+    indices
+        .into_par_iter()
+        .map(|index| {
+            let order = &orders[(index % per_round) as usize];
+            let setup = GameSetup {
+                options: &options.options,
+                index,
+                seed: derive_seed(derive_seed(options.seed, 0xFFA), index / per_round),
+                seats: order.iter().map(|&agent| (&specs[agent], agent)).collect(),
+                budget: options.budget,
+                openings: options.openings,
+                stop: options.stop.clone(),
+            };
+            let record = play_game::<G>(&setup);
+            on_game();
+            record
+        })
+        .collect()
+}
+
+/// Plays `ceil(options.games / round size)` rounds.
+pub fn run_ffa<G: GameDef>(
+    specs: &[AgentSpec],
+    all_orders: bool,
+    options: &RunOptions,
+) -> Result<FfaReport, Error> {
+    let plan = ffa_plan::<G>(specs, all_orders, options)?;
+    let started = Instant::now();
+    let bar = progress_bar(plan.games, options.progress);
+    let games = pool(options.threads)?
+        .install(|| play_ffa_games::<G>(specs, &plan.orders, 0..plan.games, options, &|| bar.inc(1)))?;
+    bar.finish_and_clear();
+    Ok(ffa_report(G::NAME, specs, all_orders, games, started.elapsed()))
+}
+
+/// A free-for-all's report from all its games (whole rounds, one agent a seat), in index order
+/// (how [`run_ffa`] makes its own).
+pub fn ffa_report(
+    game: &str,
+    specs: &[AgentSpec],
+    all_orders: bool,
+    games: Vec<GameRecord>,
+    elapsed: Duration,
+) -> FfaReport {
+    let players = specs.len();
+    let orders = round_orders(players, all_orders);
+    let per_round = orders.len() as u64;
+    let total = games.len() as u64;
+    let rounds = total / per_round;
     let mut round_means = vec![Vec::with_capacity(rounds as usize); players];
     let mut wins = vec![0u64; players];
     for (round, chunk) in games.chunks(per_round as usize).enumerate() {
@@ -144,8 +201,8 @@ pub fn run_ffa<G: GameDef>(
             FfaStanding { agent: spec.to_string(), games: total, score, low, high, wins: wins[agent] }
         })
         .collect();
-    Ok(FfaReport {
-        game: G::NAME.to_string(),
+    FfaReport {
+        game: game.to_string(),
         players,
         rounds,
         games: total,
@@ -153,8 +210,8 @@ pub fn run_ffa<G: GameDef>(
         fair_share: 1.0 / players as f64,
         standings,
         records: games,
-        elapsed: started.elapsed(),
-    })
+        elapsed,
+    }
 }
 
 /// The seat with the best return, if no other seat has it too.

@@ -10,7 +10,11 @@
 use std::path::{Path, PathBuf};
 
 use ply_core::{AgentSpec, Error, GameDef};
-use ply_search::genetic::{Gene, GenerationReport, GeneticConfig, TuneResult, TuneState, tune_from};
+use ply_search::genetic::{Gene, Generation, TuneState};
+// Re-exported: what a caller of the tuner hands it and gets back (the Python package's Ray
+// runs), without a dependency on ply-search of its own.
+pub use ply_search::genetic::{GenerationReport, GeneticConfig, TuneGame, TuneResult};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::play::{GameSetup, play_game};
@@ -218,9 +222,150 @@ pub fn tuned_spec(spec: &AgentSpec, param: &str, weights: &[f64]) -> AgentSpec {
     with_weights(spec, param, &rounded)
 }
 
-/// Evolves the weight vector `param` of `spec`. With a checkpoint, every generation is saved
-/// to it, and `resume` goes on from it; generations done before are reported again first, so
-/// that a resumed run tells the whole story.
+/// A tuning run taken a generation at a time, so that its games can be played anywhere:
+/// [`Tuner::next_games`] lists a generation's games, each played by [`play_tune_game`] (here,
+/// on a thread pool, by [`run_tune`]; on other machines by the Python package's Ray runs), and
+/// [`Tuner::finish`] takes their results in that order, saving the checkpoint. Every way of
+/// playing the games gives the same run.
+pub struct Tuner {
+    config: GeneticConfig,
+    run: RunIdentity,
+    checkpoint: Option<Checkpoint>,
+    state: TuneState,
+    pending: Option<Generation>,
+}
+
+impl Tuner {
+    /// Checks the run (the agent takes `param` as `config.weights` weights, a two-player game)
+    /// and starts it, or goes on from the checkpoint.
+    pub fn new<G: GameDef>(
+        spec: &AgentSpec,
+        param: &str,
+        config: &GeneticConfig,
+        options: &RunOptions,
+        checkpoint: Option<&Checkpoint>,
+    ) -> Result<Tuner, Error> {
+        config.validate().map_err(Error::spec)?;
+        // Fail now, with the agent's own message, if it has no such parameter or wants another
+        // number of weights.
+        let probe = vec![config.min_weight; config.weights];
+        G::build_agent(&with_weights(spec, param, &probe), 0)?;
+        let state = G::new_from_text_options(&options.options)?;
+        if state.num_players() != 2 {
+            return Err(Error::spec(format!(
+                "tuning plays two-player games; this {} has {} players",
+                G::NAME,
+                state.num_players()
+            )));
+        }
+        let run = RunIdentity {
+            game: G::NAME.into(),
+            agent: spec.to_string(),
+            param: param.into(),
+            options: options.options.clone(),
+            time_ms: options.budget.time.map(|t| t.as_millis() as u64),
+            iterations: options.budget.iterations,
+        };
+        let state = starting_state(checkpoint, &run, config)?;
+        Ok(Tuner { config: config.clone(), run, checkpoint: checkpoint.cloned(), state, pending: None })
+    }
+
+    /// The generations done so far (those of the checkpoint, when resuming).
+    pub fn reports(&self) -> &[GenerationReport] {
+        &self.state.reports
+    }
+
+    /// Games still to play: the rest of the run.
+    pub fn games_left(&self) -> u64 {
+        let c = &self.config;
+        let per_generation = c.tournaments * c.tournament_size * (c.tournament_size - 1) / 2;
+        (c.generations.saturating_sub(self.state.generations_done) * per_generation) as u64
+    }
+
+    /// The next generation's games, in the order [`Tuner::finish`] takes their results (the
+    /// same ones again until it is finished), or `None` when the run is done.
+    pub fn next_games(&mut self) -> Option<&[TuneGame]> {
+        if self.pending.is_none() {
+            self.pending = self.state.next_generation(&self.config);
+        }
+        self.pending.as_ref().map(|g| &g.games[..])
+    }
+
+    /// Ends the generation [`Tuner::next_games`] listed with each game's result (`a`'s score, or
+    /// why it failed) in that order, and saves the checkpoint if there is one.
+    pub fn finish(&mut self, results: Vec<Result<f64, String>>) -> Result<GenerationReport, Error> {
+        let generation = self.pending.as_ref().ok_or_else(|| Error::spec("no generation is being played"))?;
+        let report = self.state.finish_generation(&self.config, generation, results).map_err(Error::spec)?;
+        self.pending = None;
+        if let Some(c) = &self.checkpoint {
+            write_checkpoint(&c.path, &SavedRun::new(&self.run, &self.config, &self.state))
+                .map_err(Error::spec)?;
+        }
+        Ok(report)
+    }
+
+    /// The best gene so far, with every generation's report.
+    pub fn result(&self) -> TuneResult {
+        self.state.result()
+    }
+}
+
+/// One tuning game: `spec` with `game.a` as `param` against `spec` with `game.b`, who moves
+/// first alternating with the seed; `a`'s score, or why the game failed.
+pub fn play_tune_game<G: GameDef>(
+    spec: &AgentSpec,
+    param: &str,
+    options: &RunOptions,
+    game: &TuneGame,
+) -> Result<f64, String> {
+    let specs = [with_weights(spec, param, &game.a), with_weights(spec, param, &game.b)];
+    let a_first = game.seed.is_multiple_of(2);
+    let seats =
+        if a_first { vec![(&specs[0], 0), (&specs[1], 1)] } else { vec![(&specs[1], 1), (&specs[0], 0)] };
+    let setup = GameSetup {
+        options: &options.options,
+        index: 0,
+        seed: game.seed,
+        seats,
+        budget: options.budget,
+        openings: None,
+        stop: options.stop.clone(),
+    };
+    // Only the lowest weights were tried by `Tuner::new`: others may still be refused (an
+    // agent's parameter range inside --min..--max), or an agent may fail in play.
+    let record = play_game::<G>(&setup)
+        .map_err(|e| format!("a tuning game failed ({} against {}): {e}", specs[0], specs[1]))?;
+    Ok(record.returns[if a_first { 0 } else { 1 }])
+}
+
+/// The line `ply tune` prints for a finished generation.
+pub fn generation_line(r: &GenerationReport) -> String {
+    let best: Vec<String> = r.best.iter().map(|w| format!("{w:.3}")).collect();
+    format!(
+        "generation {}: {} games, best fitness {:.3} [{}], mean {:.3}",
+        r.generation,
+        r.games,
+        r.best_fitness,
+        best.join(", "),
+        r.mean_fitness
+    )
+}
+
+/// What `ply tune --json` prints for a finished run.
+pub fn result_json(spec: &AgentSpec, param: &str, result: &TuneResult) -> serde_json::Value {
+    let best = tuned_spec(spec, param, &result.best);
+    serde_json::json!({
+        "best": result.best, "best_fitness": result.best_fitness, "spec": best.to_string(),
+        "generations": result.generations.iter().map(|g| serde_json::json!({
+            "generation": g.generation, "best": g.best, "best_fitness": g.best_fitness,
+            "mean_fitness": g.mean_fitness, "games": g.games})).collect::<Vec<_>>(),
+    })
+}
+
+/// Evolves the weight vector `param` of `spec`, a generation's games in parallel on
+/// `options.threads` threads. With a checkpoint, every generation is saved to it, and `resume`
+/// goes on from it; generations done before are reported again first, so that a resumed run
+/// tells the whole story.
 pub fn run_tune<G: GameDef>(
     spec: &AgentSpec,
     param: &str,
@@ -229,71 +374,33 @@ pub fn run_tune<G: GameDef>(
     checkpoint: Option<&Checkpoint>,
     progress: &mut (dyn FnMut(&GenerationReport) + Send),
 ) -> Result<TuneResult, Error> {
-    config.validate().map_err(Error::spec)?;
-    // Fail now, with the agent's own message, if it has no such parameter or wants another
-    // number of weights.
-    let probe = vec![config.min_weight; config.weights];
-    G::build_agent(&with_weights(spec, param, &probe), 0)?;
-    let state = G::new_from_text_options(&options.options)?;
-    if state.num_players() != 2 {
-        return Err(Error::spec(format!(
-            "tuning plays two-player games; this {} has {} players",
-            G::NAME,
-            state.num_players()
-        )));
-    }
-    let run = RunIdentity {
-        game: G::NAME.into(),
-        agent: spec.to_string(),
-        param: param.into(),
-        options: options.options.clone(),
-        time_ms: options.budget.time.map(|t| t.as_millis() as u64),
-        iterations: options.budget.iterations,
-    };
-    let start = starting_state(checkpoint, &run, config)?;
-    for report in &start.reports {
+    let mut tuner = Tuner::new::<G>(spec, param, config, options, checkpoint)?;
+    for report in tuner.reports() {
         progress(report);
     }
-    let per_generation = config.tournaments * config.tournament_size * (config.tournament_size - 1) / 2;
-    let left = config.generations.saturating_sub(start.generations_done) * per_generation;
-    let bar = progress_bar(left as u64, options.progress);
-    let play = |a: &[f64], b: &[f64], seed: u64| -> Result<f64, String> {
-        let specs = [with_weights(spec, param, a), with_weights(spec, param, b)];
-        let a_first = seed.is_multiple_of(2);
-        let seats =
-            if a_first { vec![(&specs[0], 0), (&specs[1], 1)] } else { vec![(&specs[1], 1), (&specs[0], 0)] };
-        let setup = GameSetup {
-            options: &options.options,
-            index: 0,
-            seed,
-            seats,
-            budget: options.budget,
-            openings: None,
-            stop: options.stop.clone(),
-        };
-        // Only the lowest weights were tried above: others may still be refused (an agent's
-        // parameter range inside --min..--max), or an agent may fail in play.
-        let record = play_game::<G>(&setup)
-            .map_err(|e| format!("a tuning game failed ({} against {}): {e}", specs[0], specs[1]))?;
-        bar.inc(1);
-        Ok(record.returns[if a_first { 0 } else { 1 }])
-    };
-    let after_generation = |report: &GenerationReport, state: &TuneState| -> Result<(), String> {
-        bar.set_message(format!(
-            "gen {}/{} best {:.3}",
-            report.generation, config.generations, report.best_fitness
-        ));
-        bar.suspend(|| progress(report));
-        match checkpoint {
-            Some(c) => write_checkpoint(&c.path, &SavedRun::new(&run, config, state)),
-            None => Ok(()),
-        }
-    };
+    let bar = progress_bar(tuner.games_left(), options.progress);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build()
         .map_err(|e| Error::spec(format!("cannot start threads: {e}")))?;
-    let result = pool.install(|| tune_from(config, start, play, after_generation)).map_err(Error::spec);
+    while let Some(games) = tuner.next_games() {
+        let results = pool.install(|| {
+            games
+                .par_iter()
+                .map(|game| {
+                    let result = play_tune_game::<G>(spec, param, options, game);
+                    bar.inc(1);
+                    result
+                })
+                .collect()
+        });
+        let report = tuner.finish(results)?;
+        bar.set_message(format!(
+            "gen {}/{} best {:.3}",
+            report.generation, config.generations, report.best_fitness
+        ));
+        bar.suspend(|| progress(&report));
+    }
     bar.finish_and_clear();
-    result
+    Ok(tuner.result())
 }

@@ -261,3 +261,59 @@ fn a_run_split_into_batches_is_the_same_run() {
     };
     assert_eq!(json(&split), json(&whole));
 }
+
+#[test]
+fn a_free_for_all_in_batches_is_the_whole_run() {
+    let game = entry::<Pig>();
+    let specs = [spec("expectimax:depth=1"), spec("mcts:iters=100"), spec("random")];
+    let run = options(7, 4, 1, "players=3,target=30");
+    let whole = game.run_ffa(&specs, true, &run).unwrap();
+    let plan = game.ffa_plan(&specs, true, &run).unwrap();
+    assert_eq!((plan.rounds, plan.games), (2, 12), "7 games round up to 2 rounds of 3! orders");
+    // Uneven batches, played last first: the records and the report are the run's.
+    let mut records = Vec::new();
+    for range in [8..12, 5..8, 0..5].into_iter().rev() {
+        records.extend(game.play_ffa_batch(&specs, true, range, &run).unwrap());
+    }
+    assert_eq!(records, whole.records);
+    let report = ply_arena::ffa::ffa_report("pig", &specs, true, records, whole.elapsed);
+    assert_eq!(serde_json::to_value(&report).unwrap(), serde_json::to_value(&whole).unwrap());
+    let err = game.ffa_plan(&specs[..2], false, &run).unwrap_err().to_string();
+    assert!(err.contains("seats 3 players, but 2 agents"), "{err}");
+}
+
+#[test]
+fn a_tuner_fed_from_outside_is_the_whole_run() {
+    use ply_arena::tune::{Checkpoint, GeneticConfig, Tuner};
+    let config = GeneticConfig {
+        population: 8,
+        weights: 2,
+        min_weight: 0.0,
+        max_weight: 10.0,
+        tournaments: 2,
+        tournament_size: 4,
+        selected_per_tournament: 2,
+        children: 3,
+        mutants: 1,
+        generations: 2,
+        seed: 5,
+    };
+    let (game, agent, run) = (entry::<Connect4>(), spec("alphabeta:depth=1"), options(1, 1, 2, ""));
+    let whole = game.tune(&agent, "weights", &config, &run, None, &mut |_| {}).unwrap();
+    let path = std::env::temp_dir().join(format!("ply-arena-tuner-{}.json", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let checkpoint = Checkpoint { path: path.clone(), resume: false };
+    let mut tuner: Tuner = game.tuner(&agent, "weights", &config, &run, Some(&checkpoint)).unwrap();
+    assert_eq!(tuner.games_left(), 24);
+    while let Some(games) = tuner.next_games() {
+        let games = games.to_vec();
+        let results = games.iter().map(|g| game.play_tune_game(&agent, "weights", &run, g)).collect();
+        tuner.finish(results).unwrap();
+    }
+    assert_eq!(tuner.result(), whole);
+    // The checkpoint it kept resumes as a finished run of `ply tune`'s.
+    let resumed = Checkpoint { resume: true, ..checkpoint };
+    let again = game.tune(&agent, "weights", &config, &run, Some(&resumed), &mut |_| {}).unwrap();
+    assert_eq!(again, whole);
+    std::fs::remove_file(&path).unwrap();
+}

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use ply_arena::record::write_jsonl;
-use ply_arena::tune::{Checkpoint, tuned_spec};
+use ply_arena::tune::{Checkpoint, generation_line, result_json, tuned_spec};
 use ply_arena::{GameRecord, RunOptions, Sprt};
 use ply_cli::{engine, report};
 use ply_core::AgentSpec;
@@ -372,30 +372,15 @@ fn run(cli: Cli) -> Result<()> {
             let json = run.json;
             let mut progress = |r: &GenerationReport| {
                 if !json {
-                    let best: Vec<String> = r.best.iter().map(|w| format!("{w:.3}")).collect();
-                    outln!(
-                        "generation {}: {} games, best fitness {:.3} [{}], mean {:.3}",
-                        r.generation,
-                        r.games,
-                        r.best_fitness,
-                        best.join(", "),
-                        r.mean_fitness
-                    );
+                    outln!("{}", generation_line(r));
                 }
             };
             let checkpoint = checkpoint.map(|path| Checkpoint { path, resume });
             let result = game.tune(&spec, &param, &config, &options, checkpoint.as_ref(), &mut progress)?;
-            let best = tuned_spec(&spec, &param, &result.best);
             if json {
-                let report = serde_json::json!({
-                    "best": result.best, "best_fitness": result.best_fitness, "spec": best.to_string(),
-                    "generations": result.generations.iter().map(|g| serde_json::json!({
-                        "generation": g.generation, "best": g.best, "best_fitness": g.best_fitness,
-                        "mean_fitness": g.mean_fitness, "games": g.games})).collect::<Vec<_>>(),
-                });
-                outln!("{}", serde_json::to_string_pretty(&report)?);
+                outln!("{}", serde_json::to_string_pretty(&result_json(&spec, &param, &result))?);
             } else {
-                outln!("best: {best}");
+                outln!("best: {}", tuned_spec(&spec, &param, &result.best));
             }
         }
         Command::Bench { game, json } => {

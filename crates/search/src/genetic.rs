@@ -175,7 +175,7 @@ fn generation_rng(config: &GeneticConfig, generation: usize) -> ply_core::rng::R
 
 /// Runs the tuner. `play(a, b, seed)` plays one game and returns `a`'s score (1 win, 0.5 draw,
 /// 0 loss), or why the game could not be played, which ends the run with that error; games of a
-/// tournament run in parallel, each with its own seed, so a run is reproducible whatever the
+/// generation run in parallel, each with its own seed, so a run is reproducible whatever the
 /// thread count. `progress` hears about each finished generation.
 pub fn tune(
     config: &GeneticConfig,
@@ -201,47 +201,116 @@ pub fn tune_from(
 ) -> Result<TuneResult, String> {
     config.validate()?;
     state.check(config)?;
-    for generation in state.generations_done..config.generations {
-        replace_worst(&mut state.population, std::mem::take(&mut state.offspring));
-        let mut rng = generation_rng(config, generation);
-        let population = &mut state.population;
+    while let Some(generation) = state.next_generation(config) {
+        let results: Vec<Result<f64, String>> =
+            generation.games.par_iter().map(|g| play(&g.a, &g.b, g.seed)).collect();
+        let report = state.finish_generation(config, &generation, results)?;
+        after_generation(&report, &state)?;
+    }
+    Ok(state.result())
+}
+
+/// One game of a generation: `a` against `b` with this seed; its score is `a`'s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneGame {
+    pub a: Vec<f64>,
+    pub b: Vec<f64>,
+    pub seed: u64,
+}
+
+/// A generation whose games are drawn but not yet played ([`TuneState::next_generation`]).
+/// Its games depend only on the weights and their seeds, never on each other's results (a
+/// tournament's entrants are drawn before any game), so they may be played anywhere in any
+/// order; [`TuneState::finish_generation`] takes their scores in the order listed.
+#[derive(Clone, Debug)]
+pub struct Generation {
+    /// Counted from 0.
+    pub number: usize,
+    pub games: Vec<TuneGame>,
+    /// Each tournament's entrants (indices into the population); its games are every pair of
+    /// them, in [`pairs`] order, one tournament after the other in `games`.
+    entrants: Vec<Vec<usize>>,
+    /// The generation's generator, after the draws of the entrants: it goes on to make the
+    /// offspring.
+    rng: ply_core::rng::Rng,
+}
+
+/// Every pair of `n` entrants, in the order their games are seeded.
+fn pairs(n: usize) -> Vec<(usize, usize)> {
+    (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()
+}
+
+impl TuneState {
+    /// Starts the next generation: the last one's offspring replace the worst genes and every
+    /// tournament's entrants are drawn; returns its games, or `None` once `config.generations`
+    /// are done. The state is not a point to save again until the generation is finished.
+    pub fn next_generation(&mut self, config: &GeneticConfig) -> Option<Generation> {
+        let number = self.generations_done;
+        if number >= config.generations {
+            return None;
+        }
+        replace_worst(&mut self.population, std::mem::take(&mut self.offspring));
+        let mut rng = generation_rng(config, number);
+        let mut entrants = Vec::with_capacity(config.tournaments);
+        let mut games = Vec::new();
+        for tournament in 0..config.tournaments {
+            let mut drawn: Vec<usize> = (0..config.population).collect();
+            drawn.shuffle(&mut rng);
+            drawn.truncate(config.tournament_size);
+            let round_seed =
+                derive_seed(config.seed, ((number * config.tournaments + tournament) as u64) << 20);
+            for (k, (i, j)) in pairs(drawn.len()).into_iter().enumerate() {
+                games.push(TuneGame {
+                    a: self.population[drawn[i]].weights.clone(),
+                    b: self.population[drawn[j]].weights.clone(),
+                    seed: derive_seed(round_seed, k as u64),
+                });
+            }
+            entrants.push(drawn);
+        }
+        Some(Generation { number, games, entrants, rng })
+    }
+
+    /// Ends `generation` with its games' results in the order they were listed: fitness,
+    /// selection and the offspring waiting for the next generation. The first failed game in
+    /// that order is the error, whichever failed first in time, so a run gives the same error
+    /// however its games were spread; the state is then as it was, the generation still open.
+    pub fn finish_generation(
+        &mut self,
+        config: &GeneticConfig,
+        generation: &Generation,
+        results: Vec<Result<f64, String>>,
+    ) -> Result<GenerationReport, String> {
+        if generation.number != self.generations_done || results.len() != generation.games.len() {
+            return Err(format!(
+                "generation {} has {} games; {} results for generation {} came",
+                self.generations_done + 1,
+                generation.games.len(),
+                results.len(),
+                generation.number + 1
+            ));
+        }
+        let scores: Vec<f64> = results.into_iter().collect::<Result<_, _>>()?;
+        let (number, mut rng) = (generation.number, generation.rng.clone());
+        let population = &mut self.population;
         let mut selected: Vec<usize> = Vec::new();
         let mut games = 0;
-        for tournament in 0..config.tournaments {
-            let mut entrants: Vec<usize> = (0..config.population).collect();
-            entrants.shuffle(&mut rng);
-            entrants.truncate(config.tournament_size);
-            let pairs: Vec<(usize, usize)> =
-                (0..entrants.len()).flat_map(|i| (i + 1..entrants.len()).map(move |j| (i, j))).collect();
-            let round_seed =
-                derive_seed(config.seed, ((generation * config.tournaments + tournament) as u64) << 20);
-            let results: Vec<Result<f64, String>> = pairs
-                .par_iter()
-                .enumerate()
-                .map(|(k, &(i, j))| {
-                    play(
-                        &population[entrants[i]].weights,
-                        &population[entrants[j]].weights,
-                        derive_seed(round_seed, k as u64),
-                    )
-                })
-                .collect();
-            // The first failure in game order, not the first to happen: the same run gives the
-            // same error whatever the thread count.
-            let scores: Vec<f64> = results.into_iter().collect::<Result<_, _>>()?;
+        for drawn in &generation.entrants {
+            let pairs = pairs(drawn.len());
+            let scores = &scores[games..games + pairs.len()];
             games += pairs.len();
-            let mut totals = vec![0.0; entrants.len()];
-            for (&(i, j), &score) in pairs.iter().zip(&scores) {
+            let mut totals = vec![0.0; drawn.len()];
+            for (&(i, j), &score) in pairs.iter().zip(scores) {
                 totals[i] += score;
                 totals[j] += 1.0 - score;
             }
-            let per_gene_games = (entrants.len() - 1) as f64;
-            for (slot, &gene) in entrants.iter().enumerate() {
+            let per_gene_games = (drawn.len() - 1) as f64;
+            for (slot, &gene) in drawn.iter().enumerate() {
                 population[gene].fitness = Some(totals[slot] / per_gene_games);
             }
-            let mut ranked: Vec<usize> = (0..entrants.len()).collect();
+            let mut ranked: Vec<usize> = (0..drawn.len()).collect();
             ranked.sort_by(|&a, &b| totals[b].total_cmp(&totals[a]));
-            selected.extend(ranked.iter().take(config.selected_per_tournament).map(|&slot| entrants[slot]));
+            selected.extend(ranked.iter().take(config.selected_per_tournament).map(|&slot| drawn[slot]));
         }
 
         let mut offspring: Vec<Vec<f64>> = Vec::new();
@@ -267,18 +336,17 @@ pub fn tune_from(
         let measured: Vec<f64> = population.iter().filter_map(|g| g.fitness).collect();
         let (best_index, best_fitness) = best_gene(population);
         let report = GenerationReport {
-            generation: generation + 1,
+            generation: number + 1,
             best: population[best_index].weights.clone(),
             best_fitness,
             mean_fitness: measured.iter().sum::<f64>() / measured.len().max(1) as f64,
             games,
         };
-        state.offspring = offspring;
-        state.reports.push(report.clone());
-        state.generations_done = generation + 1;
-        after_generation(&report, &state)?;
+        self.offspring = offspring;
+        self.reports.push(report.clone());
+        self.generations_done = number + 1;
+        Ok(report)
     }
-    Ok(state.result())
 }
 
 /// The new genes take the places of the worst (genes not yet measured count as worst).

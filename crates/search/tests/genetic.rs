@@ -124,3 +124,51 @@ fn a_saved_state_must_fit_the_run() {
     let err = tune_from(&config, TuneState::start(&config), closer_wins, |_, _| Err("disk full".into()));
     assert_eq!(err.unwrap_err(), "disk full");
 }
+
+#[test]
+fn generations_played_elsewhere_in_any_order_end_as_tune_does() {
+    let mut config = GeneticConfig::risk_document(4, 9);
+    config.population = 20;
+    config.generations = 3;
+    let mut state = TuneState::start(&config);
+    while let Some(generation) = state.next_generation(&config) {
+        assert_eq!(generation.games.len(), 10 * 45);
+        // Played last to first, as a cluster might finish them, and put back in order.
+        let mut results: Vec<_> =
+            generation.games.iter().rev().map(|g| closer_wins(&g.a, &g.b, g.seed)).collect();
+        results.reverse();
+        state.finish_generation(&config, &generation, results).unwrap();
+    }
+    assert_eq!(state.result(), tune(&config, closer_wins, |_| {}).unwrap());
+}
+
+#[test]
+fn a_failed_game_leaves_its_generation_open() {
+    let mut config = GeneticConfig::risk_document(4, 3);
+    config.population = 12;
+    config.generations = 2;
+    let mut state = TuneState::start(&config);
+    let first = state.next_generation(&config).unwrap();
+    let scores = |g: &ply_search::genetic::Generation| -> Vec<Result<f64, String>> {
+        g.games.iter().map(|g| closer_wins(&g.a, &g.b, g.seed)).collect()
+    };
+    state.finish_generation(&config, &first, scores(&first)).unwrap();
+    let before = state.clone();
+    let second = state.next_generation(&config).unwrap();
+    let mut failed = scores(&second);
+    failed[7] = Err("seventh".into());
+    failed[3] = Err("third".into());
+    assert_eq!(state.finish_generation(&config, &second, failed).unwrap_err(), "third", "the first in order");
+    assert_eq!(state.generations_done, 1);
+    assert!(
+        state.finish_generation(&config, &second, scores(&second)[1..].to_vec()).is_err(),
+        "a result short"
+    );
+    state.finish_generation(&config, &second, scores(&second)).unwrap();
+    let mut whole = before;
+    let again = whole.next_generation(&config).unwrap();
+    assert_eq!(again.games, second.games);
+    whole.finish_generation(&config, &again, scores(&again)).unwrap();
+    assert_eq!(whole, state);
+    assert!(state.next_generation(&config).is_none(), "the run is done");
+}

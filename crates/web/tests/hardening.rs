@@ -482,6 +482,23 @@ impl DynGame for Gated {
     ) -> Result<FfaReport, ply_core::Error> {
         self.inner.run_ffa(specs, all_orders, options)
     }
+    fn ffa_plan(
+        &self,
+        specs: &[AgentSpec],
+        all_orders: bool,
+        options: &RunOptions,
+    ) -> Result<ply_arena::ffa::FfaPlan, ply_core::Error> {
+        self.inner.ffa_plan(specs, all_orders, options)
+    }
+    fn play_ffa_batch(
+        &self,
+        specs: &[AgentSpec],
+        all_orders: bool,
+        indices: std::ops::Range<u64>,
+        options: &RunOptions,
+    ) -> Result<Vec<GameRecord>, ply_core::Error> {
+        self.inner.play_ffa_batch(specs, all_orders, indices, options)
+    }
     fn run_sprt(
         &self,
         specs: [&AgentSpec; 2],
@@ -503,6 +520,25 @@ impl DynGame for Gated {
         progress: &mut (dyn FnMut(&GenerationReport) + Send),
     ) -> Result<TuneResult, ply_core::Error> {
         self.inner.tune(spec, param, config, options, checkpoint, progress)
+    }
+    fn tuner(
+        &self,
+        spec: &AgentSpec,
+        param: &str,
+        config: &GeneticConfig,
+        options: &RunOptions,
+        checkpoint: Option<&ply_arena::tune::Checkpoint>,
+    ) -> Result<ply_arena::tune::Tuner, ply_core::Error> {
+        self.inner.tuner(spec, param, config, options, checkpoint)
+    }
+    fn play_tune_game(
+        &self,
+        spec: &AgentSpec,
+        param: &str,
+        options: &RunOptions,
+        game: &ply_search::genetic::TuneGame,
+    ) -> Result<f64, String> {
+        self.inner.play_tune_game(spec, param, options, game)
     }
 }
 

@@ -171,3 +171,92 @@ def play_batch(
 def assemble_match(game: Union[Game, str], first: str, second: str, records_jsonl: str, elapsed_s: float) -> dict[str, Any]: ...
 def assemble_tournament(game: Union[Game, str], agents: list[str], per_pairing: list[str], elapsed_s: float) -> dict[str, Any]: ...
 def tournament_pairings(agents: int) -> list[tuple[int, int]]: ...
+def ffa_games(
+    game: Union[Game, str],
+    agents: list[str],
+    *,
+    all_orders: bool = False,
+    games: Optional[int] = None,
+    seed: Optional[int] = None,
+    time_ms: Optional[int] = None,
+    iters: Optional[int] = None,
+    openings: Optional[int] = None,
+    options: Options = None,
+) -> int:
+    """The number of games of a free-for-all (whole rounds), after checking its arguments."""
+def play_ffa_batch(
+    game: Union[Game, str],
+    agents: list[str],
+    start: int,
+    end: int,
+    *,
+    all_orders: bool = False,
+    seed: Optional[int] = None,
+    time_ms: Optional[int] = None,
+    iters: Optional[int] = None,
+    threads: Optional[int] = None,
+    openings: Optional[int] = None,
+    options: Options = None,
+) -> str:
+    """Games ``start..end`` of a free-for-all as game records (JSON lines)."""
+def assemble_ffa(game: Union[Game, str], agents: list[str], all_orders: bool, records_jsonl: str, elapsed_s: float) -> dict[str, Any]:
+    """What ``ply ffa --json`` prints, from all the games' records in index order."""
+
+# Used by ply.distributed.tune: the genetic tuner a generation at a time.
+TuneJob = tuple[list[float], list[float], int]
+
+class Tuner:
+    """A tuning run (``ply tune``) played a generation at a time: ``next_games()`` lists a
+    generation's games ``(a, b, seed)``, ``finish(results)`` takes their results in that order
+    and saves the checkpoint, if any."""
+
+    def __init__(
+        self,
+        game: Union[Game, str],
+        agent: str,
+        weights: int,
+        *,
+        param: str = "weights",
+        population: int = 100,
+        min_weight: float = 0.0,
+        max_weight: float = 10.0,
+        tournaments: int = 10,
+        tournament_size: int = 10,
+        selected: int = 3,
+        children: int = 12,
+        mutants: int = 3,
+        generations: int = 4,
+        seed: int = 1,
+        time_ms: Optional[int] = None,
+        iters: Optional[int] = None,
+        options: Options = None,
+        checkpoint: Union[str, PathLike[str], None] = None,
+        resume: bool = False,
+    ) -> None: ...
+    @property
+    def generations(self) -> int:
+        """The run's number of generations."""
+    def games_left(self) -> int:
+        """Games still to play in the run."""
+    def reports(self) -> list[dict[str, Any]]:
+        """Every generation done so far, as in ``ply tune --json``'s ``generations``."""
+    def lines(self) -> list[str]:
+        """The lines ``ply tune`` prints for the generations done so far."""
+    def next_games(self) -> Optional[list[TuneJob]]:
+        """The next generation's games (the same until ``finish``), or ``None`` when done."""
+    def finish(self, results: list[Union[float, str]]) -> dict[str, Any]:
+        """Ends the generation: each game's result in order, ``a``'s score or why it failed."""
+    def result(self) -> dict[str, Any]:
+        """What ``ply tune --json`` prints."""
+
+def tune_games(
+    game: Union[Game, str],
+    agent: str,
+    param: str,
+    games: list[TuneJob],
+    *,
+    time_ms: Optional[int] = None,
+    iters: Optional[int] = None,
+    options: Options = None,
+) -> list[Union[float, str]]:
+    """Plays tuning games; each result is ``a``'s score or why the game failed."""
