@@ -14,9 +14,11 @@ mod vct;
 
 pub use board::{BLACK, Board, DIRECTIONS, EMPTY, Gomoku, MAX_SIZE, MIN_SIZE, Point, Rule, WHITE};
 pub use document::{DocumentConfig, DocumentPlayer, direction_weight, point_weights};
-pub use engine::{Engine, EngineConfig, EnginePlayer};
+pub use engine::{
+    COMBOS, Engine, EngineConfig, EnginePlayer, EvalWeights, Evaluation, combo_shapes, hand_point_score,
+};
 pub use lines::Shape;
-pub use notation::{point_to_xy_text, winning_line};
+pub use notation::{board_to_text, parse_board, point_to_xy_text, winning_line};
 pub use renju::is_forbidden;
 
 use ply_core::rng::Rng;
@@ -68,7 +70,12 @@ impl GameDef for Board {
             ParamInfo::new(
                 "attack",
                 EngineConfig::default().attack,
-                "weight of the side to move's own point scores, in percent of the opponent's",
+                "weight of the side to move's own point scores, in percent of the opponent's (eval=hand)",
+            ),
+            ParamInfo::new(
+                "eval",
+                "learned",
+                "evaluation tables: learned (fitted to self-play) or hand (hand-set scores)",
             ),
         ];
         vec![
@@ -84,6 +91,10 @@ impl GameDef for Board {
                         width: p.get_in("width", 1..=400)?,
                         reductions: p.get_bool("lmr")?,
                         attack: p.get_in("attack", 0..=1000)?,
+                        evaluation: match p.get_choice("eval", &["learned", "hand"])? {
+                            "hand" => Evaluation::Hand,
+                            _ => Evaluation::Learned,
+                        },
                     };
                     Ok(Box::new(EnginePlayer::new(config)))
                 },

@@ -22,7 +22,7 @@ pub enum Shape {
     Overline,
 }
 
-const SHAPES: [Shape; 9] = [
+pub(crate) const SHAPES: [Shape; 9] = [
     Shape::None,
     Shape::Two,
     Shape::OpenTwo,

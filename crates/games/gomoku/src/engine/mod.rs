@@ -4,6 +4,7 @@
 //! deepening, a transposition table, killer and history ordering, forced replies to fours and
 //! threat-restricted replies to open threes, and renju's forbidden points for black.
 
+mod eval;
 mod point_set;
 mod position;
 mod search;
@@ -13,6 +14,8 @@ use ply_core::{Agent, Clock, Decision, Game, Limits, SearchInfo};
 
 use crate::board::{BLACK, Board, CELLS, DIRECTIONS, EMPTY, Point, Rule, STRIDE, WALL, WHITE, ZOBRIST};
 use crate::lines::{PairTable, Shape, key_shift};
+pub use eval::{COMBOS, EvalWeights, combo_shapes, hand_point_score};
+
 pub(crate) use point_set::PointSet;
 use position::PackedThreat;
 use search::{Restriction, move_point};
@@ -32,13 +35,34 @@ pub struct EngineConfig {
     /// Late move reductions.
     pub reductions: bool,
     /// Weight of the side to move's own point scores in the evaluation, in percent of the
-    /// opponent's (the side to move plays first, so its chances count for more).
+    /// opponent's (the side to move plays first, so its chances count for more), with the
+    /// hand-set evaluation.
     pub attack: i32,
+    /// The evaluation: the learned tables, or the hand-set point scores.
+    pub evaluation: Evaluation,
+}
+
+/// Which tables the evaluation reads (see `eval.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// Fitted to self-play results by `gomoku-train` (shipped in `engine/weights.txt`).
+    #[default]
+    Learned,
+    /// The hand-set point scores at `attack` percent for the side to move.
+    Hand,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { max_depth: 64, tt_bits: 20, vcf_depth: 24, width: 20, reductions: true, attack: 130 }
+        EngineConfig {
+            max_depth: 64,
+            tt_bits: 20,
+            vcf_depth: 24,
+            width: 20,
+            reductions: true,
+            attack: 130,
+            evaluation: Evaluation::Learned,
+        }
     }
 }
 
@@ -58,8 +82,8 @@ pub(crate) struct PointThreat {
     risky: bool,
 }
 
-/// What the engine keeps per point, together (and aligned, 28 bytes in 32) so that updating a
-/// point touches one cache line.
+/// What the engine keeps per point, together (and aligned, 32 bytes) so that updating a point
+/// touches one cache line.
 #[derive(Clone, Copy, Default)]
 #[repr(align(32))]
 struct PointLines {
@@ -73,6 +97,9 @@ struct PointLines {
     counts: [u32; 2],
     /// What a black and a white stone here would make.
     threats: [PackedThreat; 2],
+    /// Black's and white's four shapes as one number (`eval::ordered`), what the evaluation's
+    /// tables are indexed by.
+    shape_index: [u16; 2],
 }
 
 /// What [`Engine::place`] changes besides the stone, saved for [`Engine::unplace`]: the
@@ -123,6 +150,7 @@ pub struct Engine {
     pub(crate) vcf_lists: Vec<Vec<u64>>,
     /// Proven VCT results: key, threes allowed, whether the attacker wins.
     pub(crate) vct_table: Vec<(u64, u8, bool)>,
+    tables: eval::ExpandedTables,
     config: EngineConfig,
 }
 
@@ -174,6 +202,10 @@ impl Engine {
             vcf_table: vec![(0, 0, false); 1 << 16],
             vcf_lists: Vec::new(),
             vct_table: vec![(0, 0, false); 1 << 16],
+            tables: match config.evaluation {
+                Evaluation::Learned => eval::ExpandedTables::new(EvalWeights::learned()),
+                Evaluation::Hand => eval::ExpandedTables::new(&EvalWeights::hand(config.attack)),
+            },
             config,
         }
     }

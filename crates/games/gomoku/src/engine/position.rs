@@ -1,10 +1,9 @@
 //! The engine's own board, kept up to date stone by stone: cells, the line key of every point and
 //! direction, the shapes and threats they give, and the candidate points near the stones.
 
+use super::eval::{DIRECTION_WEIGHT, SHAPE_SCORE, ordered};
 use super::*;
 use crate::lines::pair_shape;
-
-const SHAPE_SCORE: [i32; 9] = [0, 2, 8, 8, 30, 36, 300, 5000, 0];
 
 /// A shape's contribution to a point's summed count: its score in bits 0-15, then four bits
 /// each for fours (an open four counts two), open threes, fives and overlines. No field can
@@ -252,6 +251,9 @@ impl Engine {
         for side in 0..2 {
             let (new_shape, old_shape) = ((pair >> (4 * side)) & 15, (old >> (4 * side)) & 15);
             if new_shape != old_shape {
+                let index = &mut self.lines[p].shape_index[side];
+                *index = (i32::from(*index) + (new_shape as i32 - old_shape as i32) * DIRECTION_WEIGHT[dir])
+                    as u16;
                 let (new, old) = (ENCODED[new_shape as usize], ENCODED[old_shape as usize]);
                 let count = &mut self.lines[p].counts[side];
                 *count = count.wrapping_add(new).wrapping_sub(old);
@@ -285,6 +287,7 @@ impl Engine {
             let count =
                 self.lines[p].shapes.iter().map(|&pair| ENCODED[((pair >> (4 * side)) & 15) as usize]).sum();
             self.lines[p].counts[side] = count;
+            self.lines[p].shape_index[side] = ordered(self.lines[p].shapes, side);
             self.lines[p].threats[side] = threat_from_count(count);
             self.mark(p, side, self.lines[p].threats[side]);
         }
@@ -419,6 +422,14 @@ mod tests {
                         let cached = engine.lines[p as usize].threats[color as usize - 1].unpack();
                         assert_eq!(format!("{fresh:?}"), format!("{cached:?}"), "rule {rule:?} step {step}");
                         let side = color as usize - 1;
+                        let fresh_shapes = DIRECTIONS.map(|d| {
+                            let mut key = 0u16;
+                            for k in (-4..=4).filter(|&k| k != 0) {
+                                key |= (engine.cells[(p as isize + k * d) as usize] as u16) << key_shift(k);
+                            }
+                            engine.pairs.pair(key)
+                        });
+                        assert_eq!(engine.lines[p as usize].shape_index[side], ordered(fresh_shapes, side));
                         assert_eq!(engine.fives[side].contains(p as usize), fresh.five);
                         assert_eq!(engine.fours[side].contains(p as usize), fresh.fours > 0);
                         assert_eq!(engine.winning[side].contains(p as usize), fresh.winning);

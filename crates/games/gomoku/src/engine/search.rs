@@ -20,33 +20,32 @@ impl Engine {
         self.aborted
     }
 
-    /// The static value for the side to move, from the threats of the candidate points.
-    fn evaluate(&mut self, candidates: PointSet, me: u8) -> i32 {
-        let mut black_minus_white = 0;
-        let mut black_sum = 0;
+    /// The static value for the side to move: the tables' worth of each candidate point to
+    /// either side (see `eval.rs`), and the move.
+    pub(super) fn evaluate(&mut self, candidates: PointSet, me: u8) -> i32 {
+        let (m, t) = (me as usize - 1, 2 - me as usize);
+        let (mine, theirs) = (&self.tables.mine[..], &self.tables.theirs[..]);
+        let mut score = self.tables.tempo;
         let mut risky = false;
         candidates.for_each(|p| {
-            let [black, white] = self.lines[p].threats;
-            black_minus_white += black.score() - white.score();
-            black_sum += black.score();
-            risky |= black.risky();
+            let index = self.lines[p].shape_index;
+            score += i32::from(mine[index[m] as usize]) - i32::from(theirs[index[t] as usize]);
+            risky |= self.lines[p].threats[0].risky();
         });
         if risky && self.rule == Rule::Renju {
             // A forbidden point is worth nothing to black.
             for p in candidates {
                 if self.lines[p as usize].threats[0].risky() && self.threat(p, BLACK).forbidden {
-                    black_minus_white -= self.lines[p as usize].threats[0].score();
-                    black_sum -= self.lines[p as usize].threats[0].score();
+                    let black = self.lines[p as usize].shape_index[0] as usize;
+                    score -= i32::from(if me == BLACK {
+                        self.tables.mine[black]
+                    } else {
+                        -self.tables.theirs[black]
+                    });
                 }
             }
         }
-        let score = if me == BLACK { black_minus_white } else { -black_minus_white };
-        if self.config.attack == 100 {
-            return score / 4 + 20;
-        }
-        let mine = if me == BLACK { black_sum } else { black_sum - black_minus_white };
-        let theirs = mine - score;
-        (mine * self.config.attack / 100 - theirs) / 4 + 20
+        score
     }
 
     pub(super) fn tt_probe(&self) -> Option<TtEntry> {

@@ -1,0 +1,358 @@
+//! The pattern-indexed evaluation: every empty candidate point is worth a table value for the
+//! combination of the four line shapes a stone there would make — one table for the side to
+//! move's points, one for the opponent's — and the position is worth their difference plus a
+//! bonus for having the move. The tables are fitted to self-play results by `gomoku-train`
+//! (see `crate::train` and docs/gomoku.md) and shipped in `weights.txt`; `hand` rebuilds the
+//! hand-set point scores the engine used before as tables of the same form.
+
+use std::sync::OnceLock;
+
+use crate::lines::Shape;
+
+/// Line shapes a stone can make in one direction (see [`Shape`]).
+const SHAPES: usize = 9;
+
+/// Combinations of four shapes, order ignored: multisets of 4 out of 9, C(12, 4).
+pub const COMBOS: usize = 495;
+
+/// The combination of four shapes `s0 + 9 s1 + 81 s2 + 729 s3`, as a number below [`COMBOS`]:
+/// sorted shapes ranked in lexicographic order.
+static COMBO_OF: [u16; SHAPES * SHAPES * SHAPES * SHAPES] = {
+    let mut rank = [0u16; SHAPES * SHAPES * SHAPES * SHAPES];
+    let mut next = 0u16;
+    // Enumerate the sorted quadruples a <= b <= c <= d once, giving each its rank, then give
+    // every ordering of it the same rank.
+    let mut a = 0;
+    while a < SHAPES {
+        let mut b = a;
+        while b < SHAPES {
+            let mut c = b;
+            while c < SHAPES {
+                let mut d = c;
+                while d < SHAPES {
+                    let sorted = [a, b, c, d];
+                    let mut perm = 0;
+                    while perm < 24 {
+                        // The perm-th ordering of four items (Lehmer code).
+                        let mut items = sorted;
+                        let mut out = [0usize; 4];
+                        let mut code = perm;
+                        let mut left = 4;
+                        let mut i = 0;
+                        while i < 4 {
+                            let fact = [6, 2, 1, 1][i];
+                            let pick = code / fact;
+                            code %= fact;
+                            out[i] = items[pick];
+                            let mut j = pick;
+                            while j + 1 < left {
+                                items[j] = items[j + 1];
+                                j += 1;
+                            }
+                            left -= 1;
+                            i += 1;
+                        }
+                        rank[out[0]
+                            + SHAPES * out[1]
+                            + SHAPES * SHAPES * out[2]
+                            + SHAPES * SHAPES * SHAPES * out[3]] = next;
+                        perm += 1;
+                    }
+                    next += 1;
+                    d += 1;
+                }
+                c += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    rank
+};
+
+/// Where a direction's shape sits in a point's ordered index `s0 + 9 s1 + 81 s2 + 729 s3`: a
+/// changed shape moves the index by the difference times this, so the engine keeps the index
+/// up to date without re-reading the other three lines.
+pub(super) const DIRECTION_WEIGHT: [i32; 4] = [1, 9, 81, 729];
+
+/// The ordered index of a side's four shapes, from a point's four pair bytes (black's shape in
+/// the low four bits, white's in the high four).
+#[inline]
+pub(super) fn ordered(shapes: [u8; 4], side: usize) -> u16 {
+    let s = shapes.map(|pair| ((pair >> (4 * side)) & 15) as usize);
+    (s[0] + SHAPES * s[1] + SHAPES * SHAPES * s[2] + SHAPES * SHAPES * SHAPES * s[3]) as u16
+}
+
+/// The combination of a side's four shapes, from a point's four pair bytes.
+#[inline]
+pub(super) fn combo(shapes: [u8; 4], side: usize) -> u16 {
+    COMBO_OF[ordered(shapes, side) as usize]
+}
+
+/// The tables as the engine reads them: by ordered index rather than by combination (an
+/// index is kept per point at the cost of an add; a combination would need a lookup), two
+/// bytes a value so that both fit in the first-level cache.
+pub(super) struct ExpandedTables {
+    pub mine: Box<[i16]>,
+    pub theirs: Box<[i16]>,
+    pub tempo: i32,
+}
+
+impl ExpandedTables {
+    pub fn new(weights: &EvalWeights) -> Self {
+        let expand = |table: &[i32]| {
+            COMBO_OF
+                .iter()
+                .map(|&c| table[c as usize].clamp(i16::MIN.into(), i16::MAX.into()) as i16)
+                .collect()
+        };
+        ExpandedTables { mine: expand(&weights.mine), theirs: expand(&weights.theirs), tempo: weights.tempo }
+    }
+}
+
+/// The shapes of a combination, in ascending order.
+pub fn combo_shapes(c: usize) -> [Shape; 4] {
+    let index = COMBO_OF.iter().position(|&r| r as usize == c).expect("a combination below COMBOS");
+    let mut shapes = [0, 1, 2, 3].map(|k| index / SHAPES.pow(k) % SHAPES);
+    shapes.sort_unstable();
+    shapes.map(|s| crate::lines::SHAPES[s])
+}
+
+/// The evaluation's tables, in the engine's score units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalWeights {
+    /// A candidate point's worth to the side to move, by combination.
+    pub mine: Vec<i32>,
+    /// A candidate point's worth to the opponent (subtracted), by combination.
+    pub theirs: Vec<i32>,
+    /// Having the move.
+    pub tempo: i32,
+}
+
+/// The hand-set scores of a line shape, by [`Shape`] (before this evaluation was learned).
+pub(super) const SHAPE_SCORE: [i32; 9] = [0, 2, 8, 8, 30, 36, 300, 5000, 0];
+
+/// The hand-set score of a point whose lines make `shapes`: their scores, plus 400 for a
+/// winning double (two fours, or a four and an open three) or 150 for two open threes.
+pub fn hand_point_score(shapes: [Shape; 4]) -> i32 {
+    let mut score: i32 = shapes.iter().map(|&s| SHAPE_SCORE[s as usize]).sum();
+    if shapes.contains(&Shape::Five) {
+        return score;
+    }
+    let fours: usize =
+        shapes.iter().map(|&s| usize::from(s == Shape::Four) + 2 * usize::from(s == Shape::OpenFour)).sum();
+    let open_threes = shapes.iter().filter(|&&s| s == Shape::OpenThree).count();
+    if fours >= 2 || (fours >= 1 && open_threes >= 1) {
+        score += 400;
+    } else if open_threes >= 2 {
+        score += 150;
+    }
+    score
+}
+
+impl EvalWeights {
+    /// The hand-set evaluation as tables: a point's score at `attack` percent for the side to
+    /// move and 100% for the opponent, a quarter of it in score units, 20 for the move.
+    pub fn hand(attack: i32) -> Self {
+        let score = |c| f64::from(hand_point_score(combo_shapes(c)));
+        EvalWeights {
+            mine: (0..COMBOS).map(|c| (score(c) * f64::from(attack) / 400.0).round() as i32).collect(),
+            theirs: (0..COMBOS).map(|c| (score(c) / 4.0).round() as i32).collect(),
+            tempo: 20,
+        }
+    }
+
+    /// The shipped, learned tables.
+    pub fn learned() -> &'static EvalWeights {
+        static LEARNED: OnceLock<EvalWeights> = OnceLock::new();
+        LEARNED.get_or_init(|| {
+            EvalWeights::parse(include_str!("weights.txt"))
+                .expect("the shipped weights.txt parses (a unit test checks it)")
+        })
+    }
+
+    /// Reads the text form [`Self::to_text`] writes.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut weights = EvalWeights { mine: vec![0; COMBOS], theirs: vec![0; COMBOS], tempo: 0 };
+        let mut seen = vec![false; COMBOS];
+        let mut tempo = None;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let at = |what: &str| format!("line {}: {what}: '{line}'", n + 1);
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            match fields.as_slice() {
+                ["tempo", value] => {
+                    tempo = Some(value.parse().map_err(|_| at("a tempo that is not a number"))?)
+                }
+                [shapes, mine, theirs] => {
+                    let named: Vec<Shape> = shapes
+                        .split(',')
+                        .map(|s| shape_named(s).ok_or_else(|| at(&format!("unknown shape '{s}'"))))
+                        .collect::<Result<_, _>>()?;
+                    let [a, b, c, d] = named[..] else { return Err(at("not four shapes")) };
+                    let c = usize::from(combo([a as u8, b as u8, c as u8, d as u8], 0));
+                    if std::mem::replace(&mut seen[c], true) {
+                        return Err(at("a combination given twice"));
+                    }
+                    weights.mine[c] = mine.parse().map_err(|_| at("a value that is not a number"))?;
+                    weights.theirs[c] = theirs.parse().map_err(|_| at("a value that is not a number"))?;
+                }
+                _ => return Err(at("expected 'tempo N' or 'SHAPES MINE THEIRS'")),
+            }
+        }
+        if let Some(missing) = seen.iter().position(|&s| !s) {
+            return Err(format!("no values for the combination {}", shapes_text(combo_shapes(missing))));
+        }
+        weights.tempo = tempo.ok_or("no 'tempo' line")?;
+        Ok(weights)
+    }
+
+    /// One line a combination, `shapes mine theirs`, under a header of `#` lines.
+    pub fn to_text(&self, header: &str) -> String {
+        let mut out: String = header.lines().map(|l| format!("# {l}\n")).collect();
+        out.push_str(&format!("tempo {}\n", self.tempo));
+        for c in 0..COMBOS {
+            out.push_str(&format!("{} {} {}\n", shapes_text(combo_shapes(c)), self.mine[c], self.theirs[c]));
+        }
+        out
+    }
+}
+
+const SHAPE_NAMES: [&str; 9] =
+    ["none", "two", "open2", "three", "open3", "four", "open4", "five", "overline"];
+
+fn shape_named(name: &str) -> Option<Shape> {
+    SHAPE_NAMES.iter().position(|&n| n == name).map(|i| crate::lines::SHAPES[i])
+}
+
+fn shapes_text(shapes: [Shape; 4]) -> String {
+    shapes.map(|s| SHAPE_NAMES[s as usize]).join(",")
+}
+
+impl super::Engine {
+    /// An engine that evaluates with `weights` (whatever `config.evaluation` says).
+    pub fn with_weights(config: super::EngineConfig, weights: EvalWeights) -> Self {
+        let mut engine = super::Engine::new(config);
+        engine.tables = ExpandedTables::new(&weights);
+        engine
+    }
+
+    /// For fitting the tables: the features [`Self::evaluate`] would read in `board` — the side
+    /// to move's combination at each candidate point, then the opponent's offset by
+    /// [`COMBOS`] — or `None` when the search would not evaluate it statically (a five to make
+    /// or to stop, or a winning threat for the side to move).
+    pub fn quiet_features(&mut self, board: &crate::board::Board) -> Option<Vec<u16>> {
+        self.load(board);
+        let me = self.to_move();
+        let (m, t) = (me as usize - 1, 2 - me as usize);
+        let candidates = self.candidate_set();
+        if !(self.fives[m] & candidates).is_empty() || !(self.fives[t] & candidates).is_empty() {
+            return None;
+        }
+        if self.any_threat(self.winning[m] & candidates, me, |t| t.winning) {
+            return None;
+        }
+        let mut features = Vec::with_capacity(2 * candidates.len());
+        for p in candidates {
+            let shapes = self.lines[p as usize].shapes;
+            features.push(combo(shapes, m));
+            features.push(COMBOS as u16 + combo(shapes, t));
+        }
+        Some(features)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ordering_of_four_shapes_has_one_combination() {
+        let mut seen = vec![0; COMBOS];
+        for i in 0..SHAPES.pow(4) {
+            let s = [0, 1, 2, 3].map(|k| (i / SHAPES.pow(k) % SHAPES) as u8);
+            let c = combo(s, 0) as usize;
+            seen[c] += 1;
+            let mut sorted = s;
+            sorted.sort_unstable();
+            assert_eq!(combo_shapes(c).map(|s| s as u8), sorted);
+            // White's nibble reads the same.
+            assert_eq!(combo(s.map(|x| x << 4), 1) as usize, c);
+        }
+        assert!(seen.iter().all(|&n| n > 0), "every combination occurs");
+    }
+
+    #[test]
+    fn the_evaluation_is_the_tables_over_the_quiet_features() {
+        use crate::board::{Board, Rule};
+        use ply_core::rng::rng_from_seed;
+        use rand::RngExt;
+        let mut rng = rng_from_seed(4);
+        let weights = EvalWeights::learned();
+        let mut engine =
+            super::super::Engine::new(super::super::EngineConfig { tt_bits: 10, ..Default::default() });
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut board = Board::new(15, Rule::Freestyle);
+            for _ in 0..rng.random_range(4..30) {
+                let empty: Vec<_> = board.points().filter(|&p| board.at(p) == crate::board::EMPTY).collect();
+                board.place(empty[rng.random_range(0..empty.len())]);
+                if board.winner().is_some() {
+                    break;
+                }
+            }
+            if board.winner().is_some() {
+                continue;
+            }
+            let Some(features) = engine.quiet_features(&board) else { continue };
+            let expected: i32 = weights.tempo
+                + features
+                    .iter()
+                    .map(|&f| {
+                        let f = f as usize;
+                        if f < COMBOS { weights.mine[f] } else { -weights.theirs[f - COMBOS] }
+                    })
+                    .sum::<i32>();
+            let me = engine.to_move();
+            assert_eq!(engine.evaluate(engine.candidate_set(), me), expected);
+            checked += 1;
+        }
+        assert!(checked > 100, "{checked} quiet positions");
+    }
+
+    #[test]
+    fn shipped_weights_parse_and_round_trip() {
+        let w = EvalWeights::learned();
+        assert_eq!(EvalWeights::parse(&w.to_text("header")).unwrap(), *w);
+        let in_range = |v: &i32| i16::try_from(*v).is_ok();
+        assert!(
+            w.mine.iter().all(in_range) && w.theirs.iter().all(in_range),
+            "the engine keeps values in 16 bits"
+        );
+        let hand = EvalWeights::hand(130);
+        assert_eq!(EvalWeights::parse(&hand.to_text("")).unwrap(), hand);
+    }
+
+    #[test]
+    fn bad_weight_files_say_what_is_wrong() {
+        let good = EvalWeights::hand(130).to_text("");
+        let cases = [
+            (good.replace("tempo 20", ""), "no 'tempo' line"),
+            (good.replace("none,none,none,none 0 0", "none,none,none,nine 0 0"), "unknown shape 'nine'"),
+            (
+                good.replace("none,none,none,none 0 0\n", ""),
+                "no values for the combination none,none,none,none",
+            ),
+            (good.replace("none,none,none,none 0 0", "none,none,none,none x 0"), "not a number"),
+            (good.replace("none,none,none,none 0 0", "none,none,none 0 0"), "not four shapes"),
+            (format!("{good}none,none,none,none 1 1\n"), "given twice"),
+        ];
+        for (text, expected) in cases {
+            let err = EvalWeights::parse(&text).unwrap_err();
+            assert!(err.contains(expected), "{err} should say {expected}");
+        }
+    }
+}

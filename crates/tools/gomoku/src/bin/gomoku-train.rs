@@ -1,0 +1,226 @@
+//! `gomoku-train`: fits the Gomoku engine's evaluation tables to self-play results (see
+//! `ply_gomoku::train` and docs/gomoku.md). `play` writes self-play games, `fit` fits tables to
+//! game files, `run` does rounds of both, each round's players using the last round's tables.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use ply_gomoku::EvalWeights;
+use ply_gomoku_tools::train::{
+    FitOptions, PlayedGame, SelfPlay, fit, games_from_text, games_to_text, log_loss, samples,
+};
+use rayon::prelude::*;
+
+#[derive(Parser)]
+#[command(name = "gomoku-train", about = "Fit the Gomoku engine's evaluation tables to self-play results")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Self-play games with given tables, written one a line.
+    Play {
+        #[command(flatten)]
+        play: PlayArgs,
+        /// Tables the players use (default: the shipped ones).
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fits tables to game files and writes them.
+    Fit {
+        /// Game files (`play`'s output).
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+        #[command(flatten)]
+        fit: FitArgs,
+        /// Starting tables (default: the hand-set scores).
+        #[arg(long)]
+        start: Option<PathBuf>,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Rounds of `play` then `fit` from the hand-set scores; the last tables go to `--out`.
+    Run {
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        #[command(flatten)]
+        play: PlayArgs,
+        #[command(flatten)]
+        fit: FitArgs,
+        /// Where each round's games and tables are kept.
+        #[arg(long)]
+        dir: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+#[derive(Args, Clone)]
+struct PlayArgs {
+    #[arg(long, default_value_t = 2000)]
+    games: u64,
+    /// Engine nodes a move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Most random stones in an opening.
+    #[arg(long, default_value_t = 4)]
+    opening_stones: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(short = 't', long)]
+    threads: Option<usize>,
+}
+
+#[derive(Args, Clone)]
+struct FitArgs {
+    #[arg(long, default_value_t = 400)]
+    epochs: usize,
+    #[arg(long, default_value_t = 1.0)]
+    learning_rate: f64,
+    #[arg(long, default_value_t = 1e-6)]
+    l2: f64,
+    /// The game result's share of the target (the rest: the search's value of the position).
+    #[arg(long, default_value_t = 0.5)]
+    result_weight: f64,
+    /// Share of the games held out to check the fit on.
+    #[arg(long, default_value_t = 0.1)]
+    holdout: f64,
+}
+
+fn read_weights(path: &PathBuf) -> Result<EvalWeights> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    EvalWeights::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+fn play(args: &PlayArgs, weights: EvalWeights) -> Result<Vec<PlayedGame>> {
+    if args.games == 0 || args.nodes == 0 {
+        bail!("--games and --nodes must be at least 1");
+    }
+    let run = SelfPlay { nodes: args.nodes, seed: args.seed, opening_stones: args.opening_stones, weights };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads.unwrap_or(0)).build()?;
+    let started = Instant::now();
+    let games: Vec<PlayedGame> =
+        pool.install(|| (0..args.games).into_par_iter().map(|i| run.game(i)).collect());
+    let black = games.iter().filter(|g| g.winner == Some(ply_gomoku::BLACK)).count();
+    let draws = games.iter().filter(|g| g.winner.is_none()).count();
+    eprintln!(
+        "played {} games ({} nodes a move) in {:.1} s: black won {black}, white {}, {draws} drawn",
+        games.len(),
+        args.nodes,
+        started.elapsed().as_secs_f64(),
+        games.len() - black - draws
+    );
+    Ok(games)
+}
+
+impl FitArgs {
+    /// Checked before any game is read or played.
+    fn check(&self) -> Result<()> {
+        if !(0.0..1.0).contains(&self.holdout) {
+            bail!("--holdout must be at least 0 and below 1");
+        }
+        if !(0.0..=1.0).contains(&self.result_weight) {
+            bail!("--result-weight must be from 0 to 1");
+        }
+        Ok(())
+    }
+}
+
+fn fit_games(games: &[PlayedGame], start: &EvalWeights, args: &FitArgs) -> Result<(EvalWeights, String)> {
+    let held = (games.len() as f64 * args.holdout).round() as usize;
+    let (test, train) = games.split_at(held);
+    let started = Instant::now();
+    let (train, test) = (samples(train), samples(test));
+    if train.is_empty() {
+        bail!("no quiet positions to fit to");
+    }
+    let options = FitOptions {
+        epochs: args.epochs,
+        learning_rate: args.learning_rate,
+        l2: args.l2,
+        result_weight: args.result_weight,
+    };
+    let (fitted, report) = fit(&train, start, &options);
+    let summary = format!(
+        "{} samples from {} games ({} held out: {} samples); scale {:.1}; log loss {:.4} -> {:.4}, held out {:.4} -> {:.4}; black's edge {:.0}; {:.1} s",
+        train.len(),
+        games.len() - held,
+        held,
+        test.len(),
+        report.scale,
+        report.loss_before,
+        report.loss_after,
+        log_loss(start, &test, report.scale, 0.0),
+        // The engine reads the tables alone: held out, both without the colour's term.
+        log_loss(&fitted, &test, report.scale, 0.0),
+        report.colour,
+        started.elapsed().as_secs_f64()
+    );
+    eprintln!("{summary}");
+    Ok((fitted, summary))
+}
+
+fn read_games(paths: &[PathBuf]) -> Result<Vec<PlayedGame>> {
+    let mut games = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        games.extend(games_from_text(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?);
+    }
+    Ok(games)
+}
+
+fn write(path: &PathBuf, text: &str) -> Result<()> {
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    let command_line = std::env::args().collect::<Vec<_>>().join(" ");
+    match cli.command {
+        Command::Play { play: args, weights, out } => {
+            let weights = match &weights {
+                Some(path) => read_weights(path)?,
+                None => EvalWeights::learned().clone(),
+            };
+            let games = play(&args, weights)?;
+            write(&out, &games_to_text(&games))?;
+        }
+        Command::Fit { games, fit: args, start, out } => {
+            args.check()?;
+            let start = match &start {
+                Some(path) => read_weights(path)?,
+                None => EvalWeights::hand(130),
+            };
+            let (fitted, summary) = fit_games(&read_games(&games)?, &start, &args)?;
+            write(&out, &fitted.to_text(&format!("{command_line}\n{summary}")))?;
+        }
+        Command::Run { rounds, play: args, fit: fit_args, dir, out } => {
+            fit_args.check()?;
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            let mut weights = EvalWeights::hand(130);
+            let mut all = Vec::new();
+            let mut header = command_line.clone();
+            for round in 1..=rounds {
+                // Each round's games come from a seed of their own.
+                let round_args =
+                    PlayArgs { seed: args.seed.wrapping_add(round as u64 * 1_000_003), ..args.clone() };
+                let games = play(&round_args, weights.clone())?;
+                write(&dir.join(format!("games-{round}.txt")), &games_to_text(&games))?;
+                all.extend(games);
+                let (fitted, summary) = fit_games(&all, &EvalWeights::hand(130), &fit_args)?;
+                header.push_str(&format!("\nround {round}: {summary}"));
+                write(&dir.join(format!("weights-{round}.txt")), &fitted.to_text(&header))?;
+                weights = fitted;
+            }
+            write(&out, &weights.to_text(&header))?;
+        }
+    }
+    Ok(())
+}

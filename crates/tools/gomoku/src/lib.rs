@@ -1,0 +1,4 @@
+//! Gomoku tools for Ply: `gomoku-train`, which fits the engine's evaluation tables to
+//! self-play (docs/gomoku.md, "The learned evaluation").
+
+pub mod train;

@@ -1,0 +1,84 @@
+//! `gomoku-train` end to end: games played, tables fitted and read back by the engine's
+//! parser, and bad input refused with a message that says what was wrong.
+
+use std::process::Command;
+
+fn train(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gomoku-train")).args(args).output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn plays_fits_and_writes_tables_the_engine_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.txt");
+    let weights = dir.path().join("weights.txt");
+    let (ok, err) = train(&[
+        "play",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--seed",
+        "2",
+        "-t",
+        "1",
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("played 6 games"), "{err}");
+    let (ok, err) = train(&[
+        "fit",
+        games.to_str().unwrap(),
+        "--epochs",
+        "20",
+        "--holdout",
+        "0.2",
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&weights).unwrap();
+    assert!(text.starts_with("# "), "the command and the fit's figures head the file");
+    ply_gomoku::EvalWeights::parse(&text).unwrap();
+    // The same seed plays the same games.
+    let again = dir.path().join("again.txt");
+    train(&[
+        "play",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--seed",
+        "2",
+        "-t",
+        "2",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read_to_string(&games).unwrap(), std::fs::read_to_string(&again).unwrap());
+}
+
+#[test]
+fn bad_input_gets_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "1-0 h8 h8\n").unwrap();
+    let out = dir.path().join("w.txt");
+    let out = out.to_str().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["fit", bad.to_str().unwrap(), "--out", out], "line 1: move 2 (h8): the point is taken"),
+        (&["fit", "/nonexistent/games.txt", "--out", out], "reading /nonexistent/games.txt"),
+        (
+            &["fit", bad.to_str().unwrap(), "--holdout", "1.5", "--out", out],
+            "--holdout must be at least 0 and below 1",
+        ),
+        (&["play", "--games", "0", "--out", out], "--games and --nodes must be at least 1"),
+    ];
+    for (args, expected) in cases {
+        let (ok, err) = train(args);
+        assert!(!ok && err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
