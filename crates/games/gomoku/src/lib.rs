@@ -118,11 +118,14 @@ impl GameDef for Board {
         // Positions from the engine's self-play, with no win on the board for the side to move.
         const MIDDLE: &str = "k5 k9 h9 j10 l6 m7 l8 l10 l5 l7";
         const TACTICAL: &str = "i9 h5 f9 g5 g10 f5 i5 d5 e5 g6 e8 h11 h9 g9 g8 e4";
+        // A quiet middle game, twelve stones in: no forced win within the depth.
+        const QUIET: &str = "h10 j6 g9 i5 f8 e7 i9 k7 i11 j12 h4 j9";
         let cap = 50_000_000;
         vec![
-            BenchCase { position: "h8 i9 j8", agent: "alphabeta:depth=6", iterations: cap },
-            BenchCase { position: MIDDLE, agent: "alphabeta:depth=6", iterations: cap },
-            BenchCase { position: TACTICAL, agent: "alphabeta:depth=6", iterations: cap },
+            BenchCase { position: "h8 i9 j8", agent: "alphabeta:depth=10", iterations: cap },
+            BenchCase { position: MIDDLE, agent: "alphabeta:depth=10", iterations: cap },
+            BenchCase { position: TACTICAL, agent: "alphabeta:depth=10", iterations: cap },
+            BenchCase { position: QUIET, agent: "alphabeta:depth=10", iterations: cap },
         ]
     }
 
