@@ -113,6 +113,11 @@ fn scenario_factory() -> AgentFactory<Tactics> {
                 "document",
                 "step 12's form: 'document' (n counts every enemy firing position the unit reaches), 'exchange' (only those where its hit on the enemy is worth the enemy's shot) 'balance' (the term scaled by ours/theirs material) or 'reply' (judged after the enemy's max_agro reply)",
             ),
+            ParamInfo::new(
+                "corrective",
+                d.weights.losing_factor,
+                "step 12's corrective rule (ours; the document lost its text): on the losing side a wounded unit that attacks and covers nothing pays the engagement penalty this many times; 1 switches the rule off",
+            ),
             ParamInfo::new("keep", d.keep, "scenarios kept by step 13"),
             ParamInfo::new(
                 "evals",

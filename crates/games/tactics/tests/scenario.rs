@@ -258,7 +258,7 @@ fn the_default_weights_are_the_tuned_multipliers() {
     assert_eq!(tuned, run("scenario:weights=2.257,0.534,1.428,1.024,1.044,1.901,0.292,2.49"));
     assert_ne!(tuned, run("scenario:weights=1,1,1,1,1,1,1,1"));
     // Step 12's default form is the document's; the trial forms play legal games.
-    assert_eq!(tuned, run("scenario:engagement=document"));
+    assert_eq!(tuned, run("scenario:engagement=document,corrective=2"));
     for form in ["exchange", "balance", "reply"] {
         run(&format!("scenario:engagement={form}"));
     }
@@ -288,6 +288,7 @@ fn bad_parameters_are_refused_with_reasons() {
         ("scenario:weights=1,2", "weights needs 8 numbers"),
         ("scenario:weights=1,1,1,1,1,1,1,-1", "between 0 and 100"),
         ("scenario:engagement=later", "engagement"),
+        ("scenario:corrective=0.5", "between 1 and 10"),
     ] {
         let err = match Tactics::build_agent(&AgentSpec::parse(spec).unwrap(), 0) {
             Ok(_) => panic!("{spec} was accepted"),

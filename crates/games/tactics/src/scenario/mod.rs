@@ -262,7 +262,11 @@ impl Config {
         Ok(Config {
             switches,
             personality,
-            weights: Weights { engagement_form, ..Weights::scaled(&multipliers) },
+            weights: Weights {
+                engagement_form,
+                losing_factor: params.get_in("corrective", 1.0..=10.0)?,
+                ..Weights::scaled(&multipliers)
+            },
             keep: params.get_in("keep", 1..=1000)?,
             default_evals: params.get_in("evals", 1..=100_000_000)?,
         })
