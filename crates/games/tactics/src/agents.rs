@@ -108,6 +108,16 @@ fn scenario_factory() -> AgentFactory<Tactics> {
                 DEFAULT_MULTIPLIERS.map(|m| m.to_string()).join(","),
                 "multipliers of the evaluation's hand-set main terms (threat, threatened, bait, cohesion, advance, out of reach, terrain, engagement); the default is the tuned vector, 1,1,1,1,1,1,1,1 the hand-set evaluation",
             ),
+            ParamInfo::new(
+                "engagement",
+                "document",
+                "step 12's form: 'document' (n counts every enemy firing position the unit reaches), 'exchange' (only those where its hit on the enemy is worth the enemy's shot) 'balance' (the term scaled by ours/theirs material) or 'reply' (judged after the enemy's max_agro reply)",
+            ),
+            ParamInfo::new(
+                "corrective",
+                d.weights.losing_factor,
+                "step 12's corrective rule (ours; the document lost its text): on the losing side a wounded unit that attacks and covers nothing pays the engagement penalty this many times; 1 switches the rule off",
+            ),
             ParamInfo::new("keep", d.keep, "scenarios kept by step 13"),
             ParamInfo::new(
                 "evals",

@@ -85,6 +85,27 @@ fn engagement_follows_the_documents_numbers() {
     assert_eq!(evaluate(&state, 0, 0b01, &w, &on).engagement, 1500.0 - 1000.0);
 }
 
+/// The trial forms of step 12 (`engagement=`; docs/tactics.md, "The upper levels"), on the
+/// position above where the document's form gives +1500 + 1200.
+#[test]
+fn engagement_forms_count_what_they_say() {
+    use ply_tactics::scenario::EngagementForm;
+    let on = only(|s| s.engagement = true);
+    let form = |engagement_form| Weights { engagement_form, ..Weights::hand_set() };
+    let state = pos(&open(12), "Ad8:60 Fc10:100", "Fh8:100", 0);
+    // Exchange: from e8 the enemy fighter's blow takes 29167 of the archer's value, ours on it
+    // 25000 — the exchange is theirs, so the fighter on c10 counts n = 0.
+    assert_eq!(evaluate(&state, 0, 0b01, &form(EngagementForm::Exchange), &on).engagement, 1500.0 - 1000.0);
+    // Balance: material 170000 against 100000 scales the document's points by 1.7.
+    let t = evaluate(&state, 0, 0b01, &form(EngagementForm::Balance), &on);
+    assert!((t.engagement - 2700.0 * 1.7).abs() < 1e-6, "{}", t.engagement);
+    // Reply (the enemy to move): max_agro's fighter kills the 40-hp archer from e8, so the
+    // archer's attack earns nothing; the fighter on c10 covers e8, the one cell fired from.
+    let state = pos(&open(12), "Ad8:40 Fc10:100", "Fh8:100", 1);
+    assert_eq!(evaluate(&state, 0, 0b01, &form(EngagementForm::Reply), &on).engagement, 1200.0);
+    assert_eq!(evaluate(&state, 0, 0b01, &Weights::hand_set(), &on).engagement, 1500.0 + 1200.0);
+}
+
 #[test]
 fn cohesion_penalises_spread_edges_and_distance() {
     let on = only(|s| s.cohesion = true);
@@ -236,6 +257,11 @@ fn the_default_weights_are_the_tuned_multipliers() {
     let tuned = run("scenario");
     assert_eq!(tuned, run("scenario:weights=2.257,0.534,1.428,1.024,1.044,1.901,0.292,2.49"));
     assert_ne!(tuned, run("scenario:weights=1,1,1,1,1,1,1,1"));
+    // Step 12's default form is the document's; the trial forms play legal games.
+    assert_eq!(tuned, run("scenario:engagement=document,corrective=2"));
+    for form in ["exchange", "balance", "reply"] {
+        run(&format!("scenario:engagement={form}"));
+    }
 }
 
 #[test]
@@ -261,6 +287,8 @@ fn bad_parameters_are_refused_with_reasons() {
         ("scenario:off=random", "cannot be switched off"),
         ("scenario:weights=1,2", "weights needs 8 numbers"),
         ("scenario:weights=1,1,1,1,1,1,1,-1", "between 0 and 100"),
+        ("scenario:engagement=later", "engagement"),
+        ("scenario:corrective=0.5", "between 1 and 10"),
     ] {
         let err = match Tactics::build_agent(&AgentSpec::parse(spec).unwrap(), 0) {
             Ok(_) => panic!("{spec} was accepted"),

@@ -4,6 +4,7 @@
 //! turns per decision: one evaluation must cost microseconds, not the document's 20 ms.
 
 use crate::grid::{Cell, Cells, Dir, Map, file_of, manhattan, rank_of, step};
+use crate::plans::Scratch;
 use crate::rules::{SLOTS, Tactics};
 use crate::units::{Kind, MAX_TEAM, Shot, unit_value};
 
@@ -48,6 +49,29 @@ pub struct Weights {
     /// Step 12, the lost corrective rule as Ply writes it: on the losing side a wounded unit
     /// that attacked nothing and can punish nothing loses `engage_none` this many times over.
     pub losing_factor: f64,
+    /// Step 12's form (`engagement=`): the document's, or a variant under trial.
+    pub engagement_form: EngagementForm,
+}
+
+/// How step 12 counts a unit's engagement. Every form keeps the document's numbers (+1500 for an
+/// attack, −1000 / +1200 / (n/N)·1000) and the corrective rule; they differ in what n counts or
+/// in a scale on the whole term (docs/tactics.md, "The upper levels", gives the trials' figures).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EngagementForm {
+    /// The document's: n counts every enemy firing position the unit's attacks reach.
+    #[default]
+    Document,
+    /// n counts only the firing positions where the exchange is ours: the unit's hit on an enemy
+    /// firing from there takes at least the value that enemy's best shot from there takes.
+    Exchange,
+    /// The document's term scaled by the material balance, ours / theirs (0.5–2): engaging
+    /// trades units, which favours the side ahead and hurts the side behind.
+    Balance,
+    /// Judged after the enemy's reply, as max_agro would play it (the document's model of an
+    /// aggressive enemy): N counts the cells the enemy's units actually fired from, n those our
+    /// unit could attack next turn from where it then stands; an attack this turn earns its
+    /// +1500 only if the unit survives the reply.
+    Reply,
 }
 
 /// How many multipliers `weights=` takes: one per main term (docs/tactics.md lists them).
@@ -86,6 +110,7 @@ impl Weights {
             engage_all: 1200.0,
             engage_some: 1000.0,
             losing_factor: 2.0,
+            engagement_form: EngagementForm::Document,
         }
     }
 
@@ -318,9 +343,21 @@ pub fn evaluate(state: &Tactics, side: usize, attacked: u8, w: &Weights, on: &Sw
         terms.cohesion = cohesion(state, side, w);
     }
     terms.firing_positions = danger.count();
-    if on.engagement {
+    if on.engagement
+        && w.engagement_form == EngagementForm::Reply
+        && !state.is_over()
+        && state.player() != side
+    {
+        terms.engagement = reply_engagement(state, side, attacked, w);
+    } else if on.engagement {
         let big = terms.firing_positions;
         let losing = terms.ours < terms.theirs;
+        let exchange = w.engagement_form == EngagementForm::Exchange;
+        let won = if exchange && big > 0 {
+            won_exchanges(state, side, &slot_at, &mut cells)
+        } else {
+            [Cells::EMPTY; MAX_TEAM]
+        };
         for (i, u) in ours_slots.enumerate() {
             let unit = state.units[u];
             if !unit.alive() {
@@ -333,7 +370,7 @@ pub fn evaluate(state: &Tactics, side: usize, attacked: u8, w: &Weights, on: &Sw
             if big == 0 {
                 continue;
             }
-            let n = intersection_count(&danger, &covers[i]);
+            let n = intersection_count(if exchange { &won[i] } else { &danger }, &covers[i]);
             terms.engagement += if n == 0 {
                 let wounded = unit.hp < unit.stats().hp;
                 -w.engage_none * if losing && wounded { w.losing_factor } else { 1.0 }
@@ -343,8 +380,119 @@ pub fn evaluate(state: &Tactics, side: usize, attacked: u8, w: &Weights, on: &Sw
                 f64::from(n) / f64::from(big) * w.engage_some
             };
         }
+        if w.engagement_form == EngagementForm::Balance {
+            terms.engagement *= (terms.ours / terms.theirs.max(1.0)).clamp(0.5, 2.0);
+        }
     }
     terms
+}
+
+/// Step 12 judged after the enemy's max_agro reply (`EngagementForm::Reply`); the corrective
+/// rule reads the material after the reply too, since that is the balance the unit then faces.
+fn reply_engagement(state: &Tactics, side: usize, attacked: u8, w: &Weights) -> f64 {
+    let mut after = state.clone();
+    // A trial form, off the default path: the planner's heap buffers per evaluation are
+    // accepted here rather than threaded through every caller.
+    let mut scratch = Scratch::default();
+    let mut fired = Cells::EMPTY;
+    while !after.is_over() && after.player() != side {
+        let Some(slot) = after.to_act().next() else { break };
+        let plan = after.aggressive_plan(slot, &mut scratch);
+        if plan.attack.is_some() {
+            fired.insert(plan.to);
+        }
+        after.apply_action(after.action_for(slot, &plan));
+    }
+    let mut slot_at = [NONE; 256];
+    for s in 0..SLOTS {
+        if after.units[s].alive() {
+            slot_at[after.units[s].cell as usize] = s as u8;
+        }
+    }
+    let big = fired.count();
+    let losing = after.value(side) < after.value(1 - side);
+    let mut cells = [0u8; 64];
+    let mut points = 0.0;
+    for (i, u) in after.slots(side).enumerate() {
+        let unit = after.units[u];
+        if !unit.alive() {
+            continue;
+        }
+        if attacked >> i & 1 != 0 {
+            points += w.engage_attacked;
+            continue;
+        }
+        if big == 0 {
+            continue;
+        }
+        let covers = unit_reach(&after, u, &slot_at, &mut cells).covers;
+        let n = intersection_count(&fired, &covers);
+        points += if n == 0 {
+            let wounded = unit.hp < unit.stats().hp;
+            -w.engage_none * if losing && wounded { w.losing_factor } else { 1.0 }
+        } else if n == big {
+            w.engage_all
+        } else {
+            f64::from(n) / f64::from(big) * w.engage_some
+        };
+    }
+    points
+}
+
+/// For each of our units (by team index), the enemy firing positions where the exchange would be
+/// ours (`EngagementForm::Exchange`): some enemy can hit one of ours from the cell, and our unit's
+/// hit on that enemy takes at least the value of that enemy's best shot from there.
+fn won_exchanges(
+    state: &Tactics,
+    side: usize,
+    slot_at: &[u8; 256],
+    cells: &mut [Cell; 64],
+) -> [Cells; MAX_TEAM] {
+    let mut won = [Cells::EMPTY; MAX_TEAM];
+    for e in state.slots(1 - side) {
+        let enemy = state.units[e];
+        if !enemy.alive() {
+            continue;
+        }
+        let stats = enemy.stats();
+        let n = state.reach_into(enemy.cell, stats.moves, cells);
+        for &to in &cells[..n] {
+            // The enemy's best shot from `to`, in our value lost (friendly fire netted).
+            let mut best = f64::NEG_INFINITY;
+            for dir in Dir::ALL {
+                let (mut gain, mut hits, mut blocked) = (0.0, false, false);
+                walk_line(&state.map, enemy.kind, to, dir, |at| {
+                    let s = slot_at[at as usize];
+                    if blocked || s == NONE || s as usize == e {
+                        return !blocked;
+                    }
+                    let target = state.units[s as usize];
+                    let lost = value_lost(target.kind, target.hp, stats.damage);
+                    if Tactics::side_of(s as usize) == side {
+                        gain += lost;
+                        hits = true;
+                    } else {
+                        gain -= lost;
+                    }
+                    blocked = stats.shot != Shot::Fire;
+                    !blocked
+                });
+                if hits && gain > best {
+                    best = gain;
+                }
+            }
+            if best == f64::NEG_INFINITY {
+                continue;
+            }
+            for (i, u) in state.slots(side).enumerate() {
+                let ours = state.units[u];
+                if ours.alive() && value_lost(enemy.kind, enemy.hp, ours.stats().damage) >= best {
+                    won[i].insert(to);
+                }
+            }
+        }
+    }
+    won
 }
 
 fn intersection_count(a: &Cells, b: &Cells) -> u32 {

@@ -10,7 +10,7 @@ pub mod strategies;
 
 use ply_core::{Error, Params};
 
-pub use eval::{DEFAULT_MULTIPLIERS, TUNED, Terms, Weights, evaluate};
+pub use eval::{DEFAULT_MULTIPLIERS, EngagementForm, TUNED, Terms, Weights, evaluate};
 pub use search::ScenarioAgent;
 pub use strategies::{Rule, Step, Strategy};
 
@@ -252,10 +252,21 @@ impl Config {
         if multipliers.iter().any(|m| !(0.0..=100.0).contains(m)) {
             return Err(Error::spec(format!("{owner}: weights are multipliers between 0 and 100")));
         }
+        let engagement_form =
+            match params.get_choice("engagement", &["document", "exchange", "balance", "reply"])? {
+                "reply" => EngagementForm::Reply,
+                "exchange" => EngagementForm::Exchange,
+                "balance" => EngagementForm::Balance,
+                _ => EngagementForm::Document,
+            };
         Ok(Config {
             switches,
             personality,
-            weights: Weights::scaled(&multipliers),
+            weights: Weights {
+                engagement_form,
+                losing_factor: params.get_in("corrective", 1.0..=10.0)?,
+                ..Weights::scaled(&multipliers)
+            },
             keep: params.get_in("keep", 1..=1000)?,
             default_evals: params.get_in("evals", 1..=100_000_000)?,
         })
