@@ -54,7 +54,7 @@ impl SelfPlay {
             }
         }
         let config = EngineConfig { tt_bits: 16, ..EngineConfig::default() };
-        let mut engine = Engine::with_weights(config, self.weights.clone());
+        let mut engine = Engine::with_weights(config, &self.weights);
         let limits = Limits::new(Budget::iterations(self.nodes));
         let mut values = vec![None; board.moves().len()];
         while board.winner().is_none() && !board.is_full() {

@@ -2,7 +2,7 @@
 //! combination of the four line shapes a stone there would make — one table for the side to
 //! move's points, one for the opponent's — and the position is worth their difference plus a
 //! bonus for having the move. The tables are fitted to self-play results by `gomoku-train`
-//! (see `crate::train` and docs/gomoku.md) and shipped in `weights.txt`; `hand` rebuilds the
+//! (crate `ply-gomoku-tools`, docs/gomoku.md) and shipped in `weights.txt`; `hand` rebuilds the
 //! hand-set point scores the engine used before as tables of the same form.
 
 use std::sync::OnceLock;
@@ -15,59 +15,50 @@ const SHAPES: usize = 9;
 /// Combinations of four shapes, order ignored: multisets of 4 out of 9, C(12, 4).
 pub const COMBOS: usize = 495;
 
-/// The combination of four shapes `s0 + 9 s1 + 81 s2 + 729 s3`, as a number below [`COMBOS`]:
-/// sorted shapes ranked in lexicographic order.
-static COMBO_OF: [u16; SHAPES * SHAPES * SHAPES * SHAPES] = {
-    let mut rank = [0u16; SHAPES * SHAPES * SHAPES * SHAPES];
-    let mut next = 0u16;
-    // Enumerate the sorted quadruples a <= b <= c <= d once, giving each its rank, then give
-    // every ordering of it the same rank.
-    let mut a = 0;
-    while a < SHAPES {
-        let mut b = a;
-        while b < SHAPES {
-            let mut c = b;
-            while c < SHAPES {
-                let mut d = c;
-                while d < SHAPES {
-                    let sorted = [a, b, c, d];
-                    let mut perm = 0;
-                    while perm < 24 {
-                        // The perm-th ordering of four items (Lehmer code).
-                        let mut items = sorted;
-                        let mut out = [0usize; 4];
-                        let mut code = perm;
-                        let mut left = 4;
-                        let mut i = 0;
-                        while i < 4 {
-                            let fact = [6, 2, 1, 1][i];
-                            let pick = code / fact;
-                            code %= fact;
-                            out[i] = items[pick];
-                            let mut j = pick;
-                            while j + 1 < left {
-                                items[j] = items[j + 1];
-                                j += 1;
-                            }
-                            left -= 1;
-                            i += 1;
-                        }
-                        rank[out[0]
-                            + SHAPES * out[1]
-                            + SHAPES * SHAPES * out[2]
-                            + SHAPES * SHAPES * SHAPES * out[3]] = next;
-                        perm += 1;
-                    }
-                    next += 1;
-                    d += 1;
-                }
-                c += 1;
-            }
-            b += 1;
+/// The four shapes of an ordered index `s0 + 9 s1 + 81 s2 + 729 s3`, ascending, as the index
+/// `s3 + 9 s2 + 81 s1 + 729 s0` they read as when sorted (so that sorted quadruples in ascending
+/// index are in lexicographic order).
+const fn sorted_index(index: usize) -> usize {
+    let mut s = [
+        index % SHAPES,
+        index / SHAPES % SHAPES,
+        index / (SHAPES * SHAPES) % SHAPES,
+        index / (SHAPES * SHAPES * SHAPES),
+    ];
+    let mut i = 1;
+    while i < 4 {
+        let mut j = i;
+        while j > 0 && s[j - 1] > s[j] {
+            let t = s[j];
+            s[j] = s[j - 1];
+            s[j - 1] = t;
+            j -= 1;
         }
-        a += 1;
+        i += 1;
     }
-    rank
+    s[3] + SHAPES * s[2] + SHAPES * SHAPES * s[1] + SHAPES * SHAPES * SHAPES * s[0]
+}
+
+/// Per ordered index, its combination: the rank of its sorted shapes among all sorted
+/// quadruples in lexicographic order. And per combination, its sorted shapes' index.
+static COMBO_OF: [u16; SHAPES * SHAPES * SHAPES * SHAPES] = {
+    let mut rank_of_sorted = [0u16; SHAPES * SHAPES * SHAPES * SHAPES];
+    let mut next = 0;
+    let mut i = 0;
+    while i < rank_of_sorted.len() {
+        if sorted_index(i) == i {
+            rank_of_sorted[i] = next;
+            next += 1;
+        }
+        i += 1;
+    }
+    let mut combo = [0u16; SHAPES * SHAPES * SHAPES * SHAPES];
+    let mut i = 0;
+    while i < combo.len() {
+        combo[i] = rank_of_sorted[sorted_index(i)];
+        i += 1;
+    }
+    combo
 };
 
 /// Where a direction's shape sits in a point's ordered index `s0 + 9 s1 + 81 s2 + 729 s3`: a
@@ -111,7 +102,7 @@ impl ExpandedTables {
 }
 
 /// The shapes of a combination, in ascending order.
-pub fn combo_shapes(c: usize) -> [Shape; 4] {
+fn combo_shapes(c: usize) -> [Shape; 4] {
     let index = COMBO_OF.iter().position(|&r| r as usize == c).expect("a combination below COMBOS");
     let mut shapes = [0, 1, 2, 3].map(|k| index / SHAPES.pow(k) % SHAPES);
     shapes.sort_unstable();
@@ -129,32 +120,11 @@ pub struct EvalWeights {
     pub tempo: i32,
 }
 
-/// The hand-set scores of a line shape, by [`Shape`] (before this evaluation was learned).
-pub(super) const SHAPE_SCORE: [i32; 9] = [0, 2, 8, 8, 30, 36, 300, 5000, 0];
-
-/// The hand-set score of a point whose lines make `shapes`: their scores, plus 400 for a
-/// winning double (two fours, or a four and an open three) or 150 for two open threes.
-pub fn hand_point_score(shapes: [Shape; 4]) -> i32 {
-    let mut score: i32 = shapes.iter().map(|&s| SHAPE_SCORE[s as usize]).sum();
-    if shapes.contains(&Shape::Five) {
-        return score;
-    }
-    let fours: usize =
-        shapes.iter().map(|&s| usize::from(s == Shape::Four) + 2 * usize::from(s == Shape::OpenFour)).sum();
-    let open_threes = shapes.iter().filter(|&&s| s == Shape::OpenThree).count();
-    if fours >= 2 || (fours >= 1 && open_threes >= 1) {
-        score += 400;
-    } else if open_threes >= 2 {
-        score += 150;
-    }
-    score
-}
-
 impl EvalWeights {
     /// The hand-set evaluation as tables: a point's score at `attack` percent for the side to
     /// move and 100% for the opponent, a quarter of it in score units, 20 for the move.
     pub fn hand(attack: i32) -> Self {
-        let score = |c| f64::from(hand_point_score(combo_shapes(c)));
+        let score = |c| f64::from(super::position::hand_point_score(combo_shapes(c)));
         EvalWeights {
             mine: (0..COMBOS).map(|c| (score(c) * f64::from(attack) / 400.0).round() as i32).collect(),
             theirs: (0..COMBOS).map(|c| (score(c) / 4.0).round() as i32).collect(),
@@ -233,13 +203,6 @@ fn shapes_text(shapes: [Shape; 4]) -> String {
 }
 
 impl super::Engine {
-    /// An engine that evaluates with `weights` (whatever `config.evaluation` says).
-    pub fn with_weights(config: super::EngineConfig, weights: EvalWeights) -> Self {
-        let mut engine = super::Engine::new(config);
-        engine.tables = ExpandedTables::new(&weights);
-        engine
-    }
-
     /// For fitting the tables: the features [`Self::evaluate`] would read in `board` — the side
     /// to move's combination at each candidate point, then the opponent's offset by
     /// [`COMBOS`] — or `None` when the search would not evaluate it statically (a five to make

@@ -14,7 +14,7 @@ use ply_core::{Agent, Clock, Decision, Game, Limits, SearchInfo};
 
 use crate::board::{BLACK, Board, CELLS, DIRECTIONS, EMPTY, Point, Rule, STRIDE, WALL, WHITE, ZOBRIST};
 use crate::lines::{PairTable, Shape, key_shift};
-pub use eval::{COMBOS, EvalWeights, combo_shapes, hand_point_score};
+pub use eval::{COMBOS, EvalWeights};
 
 pub(crate) use point_set::PointSet;
 use position::PackedThreat;
@@ -176,6 +176,14 @@ impl Engine {
     pub const TT_ENTRY_BYTES: u64 = std::mem::size_of::<TtEntry>() as u64;
 
     pub fn new(config: EngineConfig) -> Self {
+        match config.evaluation {
+            Evaluation::Learned => Engine::with_weights(config, EvalWeights::learned()),
+            Evaluation::Hand => Engine::with_weights(config.clone(), &EvalWeights::hand(config.attack)),
+        }
+    }
+
+    /// An engine that evaluates with `weights` (whatever `config.evaluation` says).
+    pub fn with_weights(config: EngineConfig, weights: &EvalWeights) -> Self {
         crate::lines::warm_up();
         Engine {
             size: 15,
@@ -202,10 +210,7 @@ impl Engine {
             vcf_table: vec![(0, 0, false); 1 << 16],
             vcf_lists: Vec::new(),
             vct_table: vec![(0, 0, false); 1 << 16],
-            tables: match config.evaluation {
-                Evaluation::Learned => eval::ExpandedTables::new(EvalWeights::learned()),
-                Evaluation::Hand => eval::ExpandedTables::new(&EvalWeights::hand(config.attack)),
-            },
+            tables: eval::ExpandedTables::new(weights),
             config,
         }
     }

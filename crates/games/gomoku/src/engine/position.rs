@@ -1,9 +1,18 @@
 //! The engine's own board, kept up to date stone by stone: cells, the line key of every point and
 //! direction, the shapes and threats they give, and the candidate points near the stones.
 
-use super::eval::{DIRECTION_WEIGHT, SHAPE_SCORE, ordered};
+use super::eval::{DIRECTION_WEIGHT, ordered};
 use super::*;
 use crate::lines::pair_shape;
+
+/// The hand-set score of a line shape, by [`Shape`].
+const SHAPE_SCORE: [i32; 9] = [0, 2, 8, 8, 30, 36, 300, 5000, 0];
+
+/// The hand-set score of a point whose four lines make `shapes`, as the threats give it (the
+/// shapes' scores and the bonus for a double threat).
+pub(super) fn hand_point_score(shapes: [Shape; 4]) -> i32 {
+    threat_from_count(shapes.iter().map(|&s| ENCODED[s as usize]).sum()).score()
+}
 
 /// A shape's contribution to a point's summed count: its score in bits 0-15, then four bits
 /// each for fours (an open four counts two), open threes, fives and overlines. No field can
