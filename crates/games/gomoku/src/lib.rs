@@ -64,7 +64,17 @@ impl GameDef for Board {
             .costs(Resource::TableBits { entry_bytes: Engine::TT_ENTRY_BYTES }),
             ParamInfo::new("vcf", EngineConfig::default().vcf_depth, "plies of the continuous-fours search"),
             ParamInfo::new("width", EngineConfig::default().width, "most moves tried at an interior node"),
+            ParamInfo::new(
+                "vct",
+                EngineConfig::default().vct_threes,
+                "open threes the root's threat search allows either side (0: none)",
+            ),
             ParamInfo::new("lmr", EngineConfig::default().reductions, "late move reductions"),
+            ParamInfo::new(
+                "sound",
+                EngineConfig::default().sound,
+                "a loss is proven only once every move loses (false: among the moves searched)",
+            ),
             ParamInfo::new(
                 "attack",
                 EngineConfig::default().attack,
@@ -87,7 +97,9 @@ impl GameDef for Board {
                         tt_bits: p.get_in("tt", 10..=28)?,
                         vcf_depth: p.get_in("vcf", 0..=60)?,
                         width: p.get_in("width", 1..=400)?,
+                        vct_threes: p.get_in("vct", 0..=8)?,
                         reductions: p.get_bool("lmr")?,
+                        sound: p.get_bool("sound")?,
                         attack: p.get_in("attack", 0..=1000)?,
                         evaluation: match p.get_choice("eval", &["learned", "hand"])? {
                             "hand" => Evaluation::Hand,

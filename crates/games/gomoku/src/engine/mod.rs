@@ -23,6 +23,9 @@ use search::{Restriction, move_point};
 pub const WIN: i32 = 1_000_000;
 const WIN_THRESHOLD: i32 = WIN - 10_000;
 const TIME_CHECK_INTERVAL: u64 = 1024;
+/// The length reported for a win a threat search proves without counting its plies (as the
+/// tree scores a continuous-fours win found at a leaf): a win, of unknown length.
+const THREAT_WIN_PLIES: i32 = 10;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
@@ -32,8 +35,13 @@ pub struct EngineConfig {
     pub vcf_depth: u32,
     /// Most moves searched at an interior node, best first by the static point scores.
     pub width: usize,
+    /// Open threes the root's threat searches allow the attacker (fours are free).
+    pub vct_threes: u32,
     /// Late move reductions.
     pub reductions: bool,
+    /// A node whose pruned moves (the best `width`, or the answers to a threat) all lose
+    /// searches the others too before it counts as lost, so that a proven loss is one.
+    pub sound: bool,
     /// Weight of the side to move's own point scores in the evaluation, in percent of the
     /// opponent's (the side to move plays first, so its chances count for more), with the
     /// hand-set evaluation.
@@ -59,7 +67,9 @@ impl Default for EngineConfig {
             tt_bits: 20,
             vcf_depth: 24,
             width: 20,
+            vct_threes: 2,
             reductions: true,
+            sound: true,
             attack: 130,
             evaluation: Evaluation::Learned,
         }
@@ -144,6 +154,8 @@ pub struct Engine {
     killers: Vec<[Point; 2]>,
     /// Per ply, the move list of the node being searched there, kept to save allocations.
     move_lists: Vec<Vec<u64>>,
+    /// Where a node lists the moves its first pass left out.
+    spare_moves: Vec<u64>,
     history: Vec<u32>,
     pub(crate) vcf_table: Vec<(u64, u8, bool)>,
     /// The continuous-fours solver's move lists, one per remaining depth.
@@ -206,6 +218,7 @@ impl Engine {
             tt: vec![TtEntry::default(); 1 << config.tt_bits],
             killers: vec![[0; 2]; 256],
             move_lists: Vec::new(),
+            spare_moves: Vec::new(),
             history: vec![0; CELLS],
             vcf_table: vec![(0, 0, false); 1 << 16],
             vcf_lists: Vec::new(),
@@ -251,17 +264,20 @@ impl Engine {
         let root_moves = self.ordered_moves(candidates, restriction, 0);
         // Threat searches with a share of the budget each: a win by threes for us, and which of
         // our moves would let the opponent win by threes.
-        if let Some(p) = self.with_sub_budget(limits, 0.15, |e, c| crate::vct::vct_move(e, me, 2, 16, c)) {
-            let info = proven_info(0, vec![p], self.nodes, &clock);
+        let threes = self.config.vct_threes;
+        if let Some(p) = self.with_sub_budget(limits, 0.15, |e, c| {
+            (threes > 0).then(|| crate::vct::vct_move(e, me, threes, 16, c)).flatten()
+        }) {
+            let info = proven_info(THREAT_WIN_PLIES, vec![p], self.nodes, &clock);
             report(&info);
             return Decision { action: p, info };
         }
         let width = self.config.width;
         let losing: Vec<Point> = self.with_sub_budget(limits, 0.25, |e, c| {
             let mut losing = Vec::new();
-            for &p in root_moves.iter().take(width) {
+            for &p in root_moves.iter().take(if threes > 0 { width } else { 0 }) {
                 e.place(p);
-                let lost = crate::vct::vct(e, other(me), 2, 16, c);
+                let lost = crate::vct::vct(e, other(me), threes, 16, c);
                 e.unplace();
                 if e.out_of_budget(c) {
                     break;
@@ -274,12 +290,26 @@ impl Engine {
         });
         let safe: Vec<Point> = root_moves.iter().copied().filter(|p| !losing.contains(p)).collect();
         let root_set = if safe.is_empty() { &root_moves } else { &safe };
-        let root_set = root_set.iter().fold(PointSet::default(), |mut set, &p| {
+        let mut root_set = root_set.iter().fold(PointSet::default(), |mut set, &p| {
             set.insert(p as usize);
             set
         });
+        // The moves a defence against a threat leaves out, but for those a threat search showed
+        // to lose: searched too if every defence loses, as inside the tree.
+        let mut left_out = match restriction {
+            Restriction::Defend if self.config.sound => {
+                let mut rest = candidates;
+                for p in root_set.into_iter().chain(losing.iter().copied()) {
+                    rest.assign(p as usize, false);
+                }
+                rest
+            }
+            _ => PointSet::default(),
+        };
         let mut time = time::TimeManager::new(limits.budget.time);
-        for depth in 1..=self.config.max_depth as i32 {
+        let mut depth = 0;
+        while depth < self.config.max_depth as i32 {
+            depth += 1;
             let mut alpha = -WIN - 1;
             let beta = WIN + 1;
             let mut best: Option<(Point, i32)> = None;
@@ -322,6 +352,12 @@ impl Engine {
                 break;
             }
             let Some((p, score)) = best else { break };
+            if score < -WIN_THRESHOLD && !left_out.is_empty() {
+                root_set = root_set | left_out;
+                left_out = PointSet::default();
+                depth -= 1;
+                continue;
+            }
             self.tt_store(depth, score, EXACT, p, 0);
             decision.action = p;
             decision.info = SearchInfo {

@@ -184,7 +184,7 @@ impl Engine {
             if self.any_threat(self.fours[m] & candidates, me, |t| t.fours > 0)
                 && crate::vcf::vcf(self, me, self.config.vcf_depth.min(12) as i32, clock).is_some()
             {
-                return WIN - ply - 10;
+                return WIN - ply - THREAT_WIN_PLIES;
             }
             return self.evaluate(candidates, me);
         }
@@ -209,41 +209,68 @@ impl Engine {
             }
         }
         let restriction = self.restriction(candidates);
-        let restricted = restriction != Restriction::None;
         // Each ply keeps its move list from node to node rather than allocating one.
         if self.move_lists.len() <= ply as usize {
             self.move_lists.resize_with(ply as usize + 1, Vec::new);
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply as usize]);
         self.order_moves(&mut moves, candidates, restriction, ply as usize, tt_move);
-        let score = self.search_moves(&mut moves, depth, alpha, beta, ply, forced, restricted, clock);
+        let mut node = Node { alpha, beta, best: -WIN - 1, best_move: 0 };
+        let step = Step { depth, ply, forced, reduce: restriction == Restriction::None };
+        let first =
+            if restriction == Restriction::None { moves.len().min(self.config.width) } else { moves.len() };
+        let mut cut = self.search_moves(&mut moves, 0, first, step, &mut node, clock);
+        // Only an answer to a five is sure to hold every defence: a loss found among fewer moves
+        // than all is proven only once the rest lose too, so they are searched as well.
+        let complete = match restriction {
+            Restriction::Only(_) => true,
+            Restriction::Defend => false,
+            Restriction::None => first == moves.len(),
+        };
+        if self.config.sound && !cut && !complete && !self.aborted && node.best < -WIN_THRESHOLD {
+            let mut searched = PointSet::default();
+            moves[..first].iter().for_each(|&m| searched.insert(move_point(m) as usize));
+            moves.truncate(first);
+            let mut rest = std::mem::take(&mut self.spare_moves);
+            self.order_moves(&mut rest, candidates, Restriction::None, ply as usize, tt_move);
+            moves.extend(rest.iter().filter(|&&m| !searched.contains(move_point(m) as usize)));
+            self.spare_moves = rest;
+            let end = moves.len();
+            cut = self.search_moves(&mut moves, first, end, Step { reduce: false, ..step }, &mut node, clock);
+        }
         self.move_lists[ply as usize] = moves;
-        score
+        if self.aborted {
+            return 0;
+        }
+        if node.best == -WIN - 1 {
+            // No move at all: black's only block is a forbidden point (renju).
+            node.best = -(WIN - ply - 2);
+        }
+        let bound = if node.best <= alpha {
+            UPPER
+        } else if cut {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.tt_store(depth, node.best, bound, node.best_move, ply);
+        node.best
     }
 
-    /// The move loop of [`Self::search`], over `moves` as [`Self::order_moves`] packs them,
-    /// best first and, unless `restricted`, the best [`EngineConfig::width`] only.
-    #[allow(clippy::too_many_arguments)]
+    /// The move loop of [`Self::search`] over `moves[start..end]`, as [`Self::order_moves`]
+    /// packs them, best first; whether a move cut off.
     fn search_moves(
         &mut self,
         moves: &mut [u64],
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: i32,
-        forced: bool,
-        restricted: bool,
+        start: usize,
+        end: usize,
+        step: Step,
+        node: &mut Node,
         clock: &Clock,
-    ) -> i32 {
-        if moves.is_empty() {
-            return -(WIN - ply - 2);
-        }
+    ) -> bool {
+        let Step { depth, ply, forced, reduce } = step;
         let next_depth = if forced { depth } else { depth - 1 };
-        let alpha_start = alpha;
-        let mut best = -WIN - 1;
-        let mut best_move = 0;
-        let count = if restricted { moves.len() } else { moves.len().min(self.config.width) };
-        for i in 0..count {
+        for i in start..end {
             // Most nodes that cut off do so within the first few moves: pick those one by one,
             // and sort the rest only when the search gets that far.
             if i < PICKED_MOVES {
@@ -254,17 +281,15 @@ impl Engine {
                     }
                 }
                 moves.swap(i, best_at);
-            } else if i == PICKED_MOVES {
+            } else if i == PICKED_MOVES.max(start) {
                 moves[i..].sort_unstable_by(|a, b| b.cmp(a));
             }
             let p = move_point(moves[i]);
-            if i == 0 {
-                best_move = p;
-            }
             self.place(p);
             // Late moves of a free choice are searched a ply shallower first; one that turns out
             // better than the best so far is searched again at full depth.
-            let reduction = i32::from(self.config.reductions && !restricted && depth >= 3 && i >= 3);
+            let reduction = i32::from(self.config.reductions && reduce && depth >= 3 && i >= 3);
+            let (alpha, beta) = (node.alpha, node.beta);
             let score = if i == 0 {
                 -self.search(next_depth, -beta, -alpha, ply + 1, clock)
             } else {
@@ -280,34 +305,24 @@ impl Engine {
             };
             self.unplace();
             if self.aborted {
-                return 0;
+                return false;
             }
-            if score > best {
-                best = score;
-                best_move = p;
+            if score > node.best {
+                node.best = score;
+                node.best_move = p;
             }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta {
+            node.alpha = node.alpha.max(score);
+            if node.alpha >= beta {
                 let k = &mut self.killers[(ply as usize).min(255)];
                 if k[0] != p {
                     k[1] = k[0];
                     k[0] = p;
                 }
                 self.history[p as usize] += (depth * depth).max(1) as u32;
-                break;
+                return true;
             }
         }
-        let bound = if best <= alpha_start {
-            UPPER
-        } else if best >= beta {
-            LOWER
-        } else {
-            EXACT
-        };
-        self.tt_store(depth, best, bound, best_move, ply);
-        best
+        false
     }
 
     pub(super) fn principal_variation(&mut self, first: Point, depth: u32) -> Vec<Point> {
@@ -338,6 +353,24 @@ pub(super) enum Restriction {
     Only(PointSet),
     /// Points where the opponent makes a winning threat or a four, and our fours.
     Defend,
+}
+
+/// A node's window and its best move so far, as its move loop updates them.
+struct Node {
+    alpha: i32,
+    beta: i32,
+    best: i32,
+    best_move: Point,
+}
+
+/// How a node's moves are searched: its depth and ply, whether it answers a five (searched
+/// without using depth), and whether late moves may be reduced.
+#[derive(Clone, Copy)]
+struct Step {
+    depth: i32,
+    ply: i32,
+    forced: bool,
+    reduce: bool,
 }
 
 /// Moves taken best first one at a time before the rest are sorted.
