@@ -220,8 +220,9 @@ impl Engine {
         let first =
             if restriction == Restriction::None { moves.len().min(self.config.width) } else { moves.len() };
         let mut cut = self.search_moves(&mut moves, 0, first, step, &mut node, clock);
-        // Only an answer to a five is sure to hold every defence: a loss found among fewer moves
-        // than all is proven only once the rest lose too, so they are searched as well.
+        // Only blocking a five leaves out no move that could hold. A loss found among fewer moves
+        // than all (the best `width`, or the answers to a threat) is proven only once the rest
+        // lose too, so they are searched as well.
         let complete = match restriction {
             Restriction::Only(_) => true,
             Restriction::Defend => false,
