@@ -20,6 +20,12 @@ use crate::notation::point_to_xy_text;
 /// threat searches and a few plies, far below any clock.
 const FASTEST_MS: u64 = 5;
 
+/// Percent of a move's time used once the best move has settled: all of it (less what the
+/// iteration under way needs) when the move limit binds, and less when saving helps the moves
+/// to come under the match clock.
+const SPEND_ALL: u32 = 90;
+const SAVE: u32 = 45;
+
 /// The most of a received line an error reply quotes: a huge line is not echoed back whole.
 const QUOTE_CHARS: usize = 40;
 
@@ -69,6 +75,13 @@ impl Settings {
         let limit = self.timeout_turn_ms.min(from_match);
         let margin = (limit / 10).max(30);
         Duration::from_millis(limit.saturating_sub(margin).max(5))
+    }
+
+    /// Whether the move limit, not the match clock, bounds this move: then time a move saves is
+    /// not carried over to any other, and the move may as well use all of it.
+    pub fn turn_limit_binds(&self, stones: usize, size: usize) -> bool {
+        let moves_left = ((size * size).saturating_sub(stones) / 2).clamp(10, 60) as u64;
+        self.timeout_turn_ms > 0 && self.timeout_turn_ms <= self.time_left_ms / moves_left / 2
     }
 
     /// The transposition table size that fits the memory limit (half of it).
@@ -379,10 +392,10 @@ impl Brain {
             self.engine = EnginePlayer::new(EngineConfig { tt_bits: bits, ..EngineConfig::default() });
             self.engine_bits = bits;
         }
-        let budget = Budget {
-            time: Some(self.settings.move_time(board.moves().len(), board.size())),
-            iterations: None,
-        };
+        let (stones, size) = (board.moves().len(), board.size());
+        let share = if self.settings.turn_limit_binds(stones, size) { SPEND_ALL } else { SAVE };
+        self.engine.set_time_share(share);
+        let budget = Budget { time: Some(self.settings.move_time(stones, size)), iterations: None };
         let limits = Limits::new(budget);
         {
             let mut control = self.control.lock().unwrap_or_else(|e| e.into_inner());

@@ -71,6 +71,11 @@ impl GameDef for Board {
             ),
             ParamInfo::new("lmr", EngineConfig::default().reductions, "late move reductions"),
             ParamInfo::new(
+                "spend",
+                EngineConfig::default().time_share,
+                "percent of a time budget used once the best move has settled (up to 90 while it changes)",
+            ),
+            ParamInfo::new(
                 "sound",
                 EngineConfig::default().sound,
                 "a loss is proven only once every move loses (false: among the moves searched)",
@@ -100,6 +105,7 @@ impl GameDef for Board {
                         vct_threes: p.get_in("vct", 0..=8)?,
                         reductions: p.get_bool("lmr")?,
                         sound: p.get_bool("sound")?,
+                        time_share: p.get_in("spend", 1..=90)?,
                         attack: p.get_in("attack", 0..=1000)?,
                         evaluation: match p.get_choice("eval", &["learned", "hand"])? {
                             "hand" => Evaluation::Hand,

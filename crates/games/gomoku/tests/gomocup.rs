@@ -152,6 +152,29 @@ fn move_time_respects_both_clocks() {
     assert!((1u64 << s.table_bits()) * 16 <= 32 << 20);
 }
 
+#[test]
+fn a_move_spends_its_time_only_when_no_match_clock_needs_it() {
+    // c-gomoku-cli without a match clock: time_left is i32::MAX.
+    let per_move = Settings {
+        timeout_turn_ms: 1000,
+        timeout_match_ms: 0,
+        time_left_ms: 2_147_483_647,
+        ..Settings::default()
+    };
+    assert!(per_move.turn_limit_binds(10, 15));
+    // Gomocup's freestyle: 30 s a move, 180 s a match.
+    let gomocup = Settings {
+        timeout_turn_ms: 30_000,
+        timeout_match_ms: 180_000,
+        time_left_ms: 180_000,
+        ..Settings::default()
+    };
+    assert!(!gomocup.turn_limit_binds(10, 15));
+    // Near the end of the match clock, even a short move limit counts.
+    let late = Settings { timeout_turn_ms: 1000, time_left_ms: 15_000, ..Settings::default() };
+    assert!(!late.turn_limit_binds(100, 15));
+}
+
 /// Every line the brain printed, MESSAGE lines included.
 fn raw_session(lines: &[&str]) -> Vec<String> {
     let input = lines.join("\n");

@@ -39,6 +39,9 @@ pub struct EngineConfig {
     pub vct_threes: u32,
     /// Late move reductions.
     pub reductions: bool,
+    /// Percent of a time budget a move uses once its best move has settled (more, up to 90,
+    /// while it keeps changing). Time saved pays only where it carries over to later moves.
+    pub time_share: u32,
     /// A node whose pruned moves (the best `width`, or the answers to a threat) all lose
     /// searches the others too before it counts as lost, so that a proven loss is one.
     pub sound: bool,
@@ -69,6 +72,7 @@ impl Default for EngineConfig {
             width: 20,
             vct_threes: 2,
             reductions: true,
+            time_share: 45,
             sound: true,
             attack: 130,
             evaluation: Evaluation::Learned,
@@ -306,7 +310,7 @@ impl Engine {
             }
             _ => PointSet::default(),
         };
-        let mut time = time::TimeManager::new(limits.budget.time);
+        let mut time = time::TimeManager::new(limits.budget.time, f64::from(self.config.time_share) / 100.0);
         let mut depth = 0;
         while depth < self.config.max_depth as i32 {
             depth += 1;
@@ -469,6 +473,11 @@ pub struct EnginePlayer {
 impl EnginePlayer {
     pub fn new(config: EngineConfig) -> Self {
         EnginePlayer { engine: Engine::new(config) }
+    }
+
+    /// Sets [`EngineConfig::time_share`] for the moves to come.
+    pub fn set_time_share(&mut self, percent: u32) {
+        self.engine.config.time_share = percent;
     }
 }
 
