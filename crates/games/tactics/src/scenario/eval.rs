@@ -371,20 +371,26 @@ pub fn evaluate(state: &Tactics, side: usize, attacked: u8, w: &Weights, on: &Sw
                 continue;
             }
             let n = intersection_count(if exchange { &won[i] } else { &danger }, &covers[i]);
-            terms.engagement += if n == 0 {
-                let wounded = unit.hp < unit.stats().hp;
-                -w.engage_none * if losing && wounded { w.losing_factor } else { 1.0 }
-            } else if n == big {
-                w.engage_all
-            } else {
-                f64::from(n) / f64::from(big) * w.engage_some
-            };
+            terms.engagement += engagement_points(n, big, unit.hp < unit.stats().hp, losing, w);
         }
         if w.engagement_form == EngagementForm::Balance {
             terms.engagement *= (terms.ours / terms.theirs.max(1.0)).clamp(0.5, 2.0);
         }
     }
     terms
+}
+
+/// Step 12's points for a unit that can reach `n` of the `big` cells in question: the
+/// corrective rule scales the penalty by `losing_factor` for a wounded unit of the losing side
+/// that reaches none.
+fn engagement_points(n: u32, big: u32, wounded: bool, losing: bool, w: &Weights) -> f64 {
+    if n == 0 {
+        -w.engage_none * if losing && wounded { w.losing_factor } else { 1.0 }
+    } else if n == big {
+        w.engage_all
+    } else {
+        f64::from(n) / f64::from(big) * w.engage_some
+    }
 }
 
 /// Step 12 judged after the enemy's max_agro reply (`EngagementForm::Reply`); the corrective
@@ -427,14 +433,7 @@ fn reply_engagement(state: &Tactics, side: usize, attacked: u8, w: &Weights) -> 
         }
         let covers = unit_reach(&after, u, &slot_at, &mut cells).covers;
         let n = intersection_count(&fired, &covers);
-        points += if n == 0 {
-            let wounded = unit.hp < unit.stats().hp;
-            -w.engage_none * if losing && wounded { w.losing_factor } else { 1.0 }
-        } else if n == big {
-            w.engage_all
-        } else {
-            f64::from(n) / f64::from(big) * w.engage_some
-        };
+        points += engagement_points(n, big, unit.hp < unit.stats().hp, losing, w);
     }
     points
 }
