@@ -8,24 +8,18 @@ fn train(args: &[&str]) -> (bool, String) {
     (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
+/// Six games at 300 nodes from seed 2 on `threads` threads, written to `out`.
+fn play_six_games(threads: &str, out: &std::path::Path) -> (bool, String) {
+    let out = out.to_str().unwrap();
+    train(&["play", "--games", "6", "--nodes", "300", "--seed", "2", "-t", threads, "--out", out])
+}
+
 #[test]
 fn plays_fits_and_writes_tables_the_engine_reads() {
     let dir = tempfile::tempdir().unwrap();
     let games = dir.path().join("games.txt");
     let weights = dir.path().join("weights.txt");
-    let (ok, err) = train(&[
-        "play",
-        "--games",
-        "6",
-        "--nodes",
-        "300",
-        "--seed",
-        "2",
-        "-t",
-        "1",
-        "--out",
-        games.to_str().unwrap(),
-    ]);
+    let (ok, err) = play_six_games("1", &games);
     assert!(ok, "{err}");
     assert!(err.contains("played 6 games"), "{err}");
     let (ok, err) = train(&[
@@ -44,19 +38,7 @@ fn plays_fits_and_writes_tables_the_engine_reads() {
     ply_gomoku::EvalWeights::parse(&text).unwrap();
     // The same seed plays the same games.
     let again = dir.path().join("again.txt");
-    train(&[
-        "play",
-        "--games",
-        "6",
-        "--nodes",
-        "300",
-        "--seed",
-        "2",
-        "-t",
-        "2",
-        "--out",
-        again.to_str().unwrap(),
-    ]);
+    play_six_games("2", &again);
     assert_eq!(std::fs::read_to_string(&games).unwrap(), std::fs::read_to_string(&again).unwrap());
 }
 
