@@ -8,7 +8,10 @@ mod eval;
 mod point_set;
 mod position;
 mod search;
+mod table;
 mod time;
+
+use std::sync::Arc;
 
 use ply_core::{Agent, Clock, Decision, Game, Limits, SearchInfo};
 
@@ -19,6 +22,7 @@ pub use eval::{COMBOS, EvalWeights};
 pub(crate) use point_set::PointSet;
 use position::PackedThreat;
 use search::{Restriction, move_point};
+use table::{SharedTable, TtEntry};
 
 pub const WIN: i32 = 1_000_000;
 const WIN_THRESHOLD: i32 = WIN - 10_000;
@@ -154,7 +158,7 @@ pub struct Engine {
     pub(crate) nodes: u64,
     next_time_check: u64,
     aborted: bool,
-    tt: Vec<TtEntry>,
+    tt: Arc<SharedTable>,
     killers: Vec<[Point; 2]>,
     /// Per ply, the move list of the node being searched there, kept to save allocations.
     move_lists: Vec<Vec<u64>>,
@@ -170,15 +174,6 @@ pub struct Engine {
     config: EngineConfig,
 }
 
-#[derive(Clone, Copy, Default)]
-struct TtEntry {
-    key: u64,
-    score: i32,
-    depth: i8,
-    bound: u8,
-    best: Point,
-}
-
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
@@ -189,7 +184,7 @@ pub(crate) fn other(color: u8) -> u8 {
 
 impl Engine {
     /// The memory one transposition-table entry takes, for [`ply_core::Resource::TableBits`].
-    pub const TT_ENTRY_BYTES: u64 = std::mem::size_of::<TtEntry>() as u64;
+    pub const TT_ENTRY_BYTES: u64 = SharedTable::ENTRY_BYTES;
 
     pub fn new(config: EngineConfig) -> Self {
         match config.evaluation {
@@ -219,7 +214,7 @@ impl Engine {
             nodes: 0,
             next_time_check: 0,
             aborted: false,
-            tt: vec![TtEntry::default(); 1 << config.tt_bits],
+            tt: Arc::new(SharedTable::new(config.tt_bits)),
             killers: vec![[0; 2]; 256],
             move_lists: Vec::new(),
             spare_moves: Vec::new(),
