@@ -289,13 +289,13 @@ impl Engine {
         });
         let safe: Vec<Point> = root_moves.iter().copied().filter(|p| !losing.contains(p)).collect();
         let root_set = if safe.is_empty() { &root_moves } else { &safe };
-        let mut root_set = root_set.iter().fold(PointSet::default(), |mut set, &p| {
+        let root_set = root_set.iter().fold(PointSet::default(), |mut set, &p| {
             set.insert(p as usize);
             set
         });
         // The moves a defence against a threat leaves out, but for those a threat search showed
         // to lose: searched too if every defence loses, as inside the tree.
-        let mut left_out = match restriction {
+        let left_out = match restriction {
             Restriction::Defend if self.config.sound => {
                 let mut rest = candidates;
                 for p in root_set.into_iter().chain(losing.iter().copied()) {
@@ -305,43 +305,35 @@ impl Engine {
             }
             _ => PointSet::default(),
         };
+        let root = Root { candidates, moves: root_set, left_out };
+        self.deepen(root, &mut decision, limits, &clock, report);
+        decision.info.iterations = self.nodes;
+        decision.info.elapsed = clock.elapsed();
+        decision
+    }
+
+    /// Iterative deepening over the root's moves: `decision` is the best move of the deepest
+    /// iteration, reported after each.
+    fn deepen(
+        &mut self,
+        root: Root,
+        decision: &mut Decision<Point>,
+        limits: &Limits,
+        clock: &Clock,
+        report: &mut dyn FnMut(&SearchInfo<Point>),
+    ) {
+        let Root { candidates, moves: mut root_set, mut left_out } = root;
         let mut time = time::TimeManager::new(limits.budget.time, f64::from(self.config.time_share) / 100.0);
         let mut depth = 0;
         while depth < self.config.max_depth as i32 {
             depth += 1;
-            let mut alpha = -WIN - 1;
-            let beta = WIN + 1;
-            let mut best: Option<(Point, i32)> = None;
-            let tt_move = self.tt_probe().map_or(0, |e| e.best);
-            let mut moves = self.ordered_moves(candidates, Restriction::Only(root_set), tt_move);
-            if let Some(prev) = best_from(&decision)
-                && let Some(i) = moves.iter().position(|&m| m == prev)
-            {
-                moves[..=i].rotate_right(1);
-            }
-            for (i, &p) in moves.iter().enumerate() {
-                self.place(p);
-                let score = if i == 0 {
-                    -self.search(depth - 1, -beta, -alpha, 1, &clock)
-                } else {
-                    let s = -self.search(depth - 1, -alpha - 1, -alpha, 1, &clock);
-                    if s > alpha { -self.search(depth - 1, -beta, -alpha, 1, &clock) } else { s }
-                };
-                self.unplace();
-                if self.aborted {
-                    break;
-                }
-                if best.is_none_or(|(_, b)| score > b) {
-                    best = Some((p, score));
-                    alpha = alpha.max(score);
-                }
-            }
+            let best = self.root_search(depth, candidates, root_set, best_from(decision), clock);
             if self.aborted {
                 // An unfinished iteration's best move, if it is not the last one's, was searched
                 // to the full depth and scored above it (the last best is searched first): it is
                 // the better choice. Its line is only as long as the table remembers.
                 if let Some((p, score)) = best
-                    && best_from(&decision) != Some(p)
+                    && best_from(decision) != Some(p)
                 {
                     decision.action = p;
                     decision.info.value = Some(reported_value(score));
@@ -375,9 +367,47 @@ impl Engine {
                 break;
             }
         }
-        decision.info.iterations = self.nodes;
-        decision.info.elapsed = clock.elapsed();
-        decision
+    }
+
+    /// One iteration at the root: the best of the moves in `root_set` searched to `depth`, with
+    /// `first` (the last iteration's best) searched first. An aborted iteration gives the best
+    /// of the moves it finished.
+    fn root_search(
+        &mut self,
+        depth: i32,
+        candidates: PointSet,
+        root_set: PointSet,
+        first: Option<Point>,
+        clock: &Clock,
+    ) -> Option<(Point, i32)> {
+        let mut alpha = -WIN - 1;
+        let beta = WIN + 1;
+        let mut best: Option<(Point, i32)> = None;
+        let tt_move = self.tt_probe().map_or(0, |e| e.best);
+        let mut moves = self.ordered_moves(candidates, Restriction::Only(root_set), tt_move);
+        if let Some(prev) = first
+            && let Some(i) = moves.iter().position(|&m| m == prev)
+        {
+            moves[..=i].rotate_right(1);
+        }
+        for (i, &p) in moves.iter().enumerate() {
+            self.place(p);
+            let score = if i == 0 {
+                -self.search(depth - 1, -beta, -alpha, 1, clock)
+            } else {
+                let s = -self.search(depth - 1, -alpha - 1, -alpha, 1, clock);
+                if s > alpha { -self.search(depth - 1, -beta, -alpha, 1, clock) } else { s }
+            };
+            self.unplace();
+            if self.aborted {
+                break;
+            }
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((p, score));
+                alpha = alpha.max(score);
+            }
+        }
+        best
     }
 
     /// Runs `f` with a budget of `share` of the move's (time or node) budget, then lifts the stop
@@ -422,6 +452,15 @@ impl Engine {
             .or_else(|| board.points().find(|&p| board.is_legal(p)))
             .expect("an unfinished game has a legal point")
     }
+}
+
+/// The moves the root searches (see [`Engine::think`]), as every thread gets them.
+#[derive(Clone, Copy)]
+struct Root {
+    candidates: PointSet,
+    moves: PointSet,
+    /// Searched too if every move in `moves` loses.
+    left_out: PointSet,
 }
 
 fn best_from(decision: &Decision<Point>) -> Option<Point> {
