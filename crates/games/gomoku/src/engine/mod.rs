@@ -8,10 +8,12 @@ mod eval;
 mod point_set;
 mod position;
 mod search;
+mod smp;
 mod table;
 mod time;
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use ply_core::{Agent, Clock, Decision, Game, Limits, SearchInfo};
 
@@ -55,6 +57,9 @@ pub struct EngineConfig {
     pub attack: i32,
     /// The evaluation: the learned tables, or the hand-set point scores.
     pub evaluation: Evaluation,
+    /// Threads searching the same root (Lazy SMP, `smp.rs`); more than one makes the search
+    /// depend on timing, so that it no longer replays exactly.
+    pub threads: usize,
 }
 
 /// Which tables the evaluation reads (see `eval.rs`).
@@ -80,6 +85,7 @@ impl Default for EngineConfig {
             sound: true,
             attack: 130,
             evaluation: Evaluation::Learned,
+            threads: 1,
         }
     }
 }
@@ -159,6 +165,13 @@ pub struct Engine {
     next_time_check: u64,
     aborted: bool,
     tt: Arc<SharedTable>,
+    /// While helper threads search beside this one: the nodes all of them have counted so
+    /// far, for an iteration budget that is the whole search's (see `smp.rs`).
+    pool: Option<Arc<AtomicU64>>,
+    /// The part of `nodes` already added to `pool`.
+    flushed: u64,
+    /// The engines of the helper threads, kept from move to move (see `smp.rs`).
+    helpers: Vec<Engine>,
     killers: Vec<[Point; 2]>,
     /// Per ply, the move list of the node being searched there, kept to save allocations.
     move_lists: Vec<Vec<u64>>,
@@ -183,6 +196,9 @@ pub(crate) fn other(color: u8) -> u8 {
 }
 
 impl Engine {
+    /// The most threads one search takes (see [`EngineConfig::threads`]).
+    pub const MAX_THREADS: usize = 64;
+
     /// The memory one transposition-table entry takes, for [`ply_core::Resource::TableBits`].
     pub const TT_ENTRY_BYTES: u64 = SharedTable::ENTRY_BYTES;
 
@@ -196,6 +212,12 @@ impl Engine {
     /// An engine that evaluates with `weights` (whatever `config.evaluation` says).
     pub fn with_weights(config: EngineConfig, weights: &EvalWeights) -> Self {
         crate::lines::warm_up();
+        let tt = Arc::new(SharedTable::new(config.tt_bits));
+        Engine::build(config, eval::ExpandedTables::new(weights), tt)
+    }
+
+    /// An engine with its own board and tables but for the transposition table, `tt`.
+    fn build(config: EngineConfig, tables: eval::ExpandedTables, tt: Arc<SharedTable>) -> Self {
         Engine {
             size: 15,
             rule: Rule::Freestyle,
@@ -214,7 +236,10 @@ impl Engine {
             nodes: 0,
             next_time_check: 0,
             aborted: false,
-            tt: Arc::new(SharedTable::new(config.tt_bits)),
+            tt,
+            pool: None,
+            flushed: 0,
+            helpers: Vec::new(),
             killers: vec![[0; 2]; 256],
             move_lists: Vec::new(),
             spare_moves: Vec::new(),
@@ -222,7 +247,7 @@ impl Engine {
             vcf_table: vec![(0, 0, false); 1 << 16],
             vcf_lists: Vec::new(),
             vct_table: vec![(0, 0, false); 1 << 16],
-            tables: eval::ExpandedTables::new(weights),
+            tables,
             config,
         }
     }
@@ -306,8 +331,13 @@ impl Engine {
             _ => PointSet::default(),
         };
         let root = Root { candidates, moves: root_set, left_out };
-        self.deepen(root, &mut decision, limits, &clock, report);
-        decision.info.iterations = self.nodes;
+        let helper_nodes = if self.config.threads > 1 {
+            self.deepen_with_helpers(board, limits, &clock, root, &mut decision, report)
+        } else {
+            self.deepen(root, &mut decision, limits, &clock, report);
+            0
+        };
+        decision.info.iterations = self.nodes + helper_nodes;
         decision.info.elapsed = clock.elapsed();
         decision
     }
@@ -353,7 +383,7 @@ impl Engine {
             decision.action = p;
             decision.info = SearchInfo {
                 depth: depth as u32,
-                iterations: self.nodes,
+                iterations: self.total_nodes(),
                 value: Some(reported_value(score)),
                 // A heuristic score is no chance of winning: no per-seat estimate.
                 scores: Vec::new(),
@@ -512,6 +542,18 @@ impl EnginePlayer {
     /// Sets [`EngineConfig::time_share`] for the moves to come.
     pub fn set_time_share(&mut self, percent: u32) {
         self.engine.config.time_share = percent;
+    }
+
+    /// The threads its searches take.
+    pub fn threads(&self) -> usize {
+        self.engine.config.threads
+    }
+
+    /// Sets [`EngineConfig::threads`] for the moves to come (at least one).
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.clamp(1, Engine::MAX_THREADS);
+        self.engine.config.threads = threads;
+        self.engine.helpers.truncate(threads - 1);
     }
 }
 

@@ -15,7 +15,7 @@ impl Engine {
             self.aborted = true;
         } else if self.nodes >= self.next_time_check {
             self.next_time_check = self.nodes + TIME_CHECK_INTERVAL;
-            self.aborted = clock.time_is_up() || clock.stopped();
+            self.aborted = clock.time_is_up() || clock.stopped() || self.pool_spent(clock);
         }
         self.aborted
     }
