@@ -37,6 +37,14 @@ impl Drop for StopOnDrop<'_> {
 const HELPER_STACK_BYTES: usize = 4 << 20;
 
 impl Engine {
+    /// The memory a helper thread takes besides the shared table, at most: its threat tables,
+    /// its per-point records, an undo record for every point of the largest board, and its
+    /// stack.
+    pub const HELPER_BYTES: u64 = (2 * (1 << 16) * std::mem::size_of::<(u64, u8, bool)>()
+        + CELLS * std::mem::size_of::<PointLines>()
+        + crate::board::MAX_SIZE * crate::board::MAX_SIZE * std::mem::size_of::<Undo>()
+        + HELPER_STACK_BYTES) as u64;
+
     /// An engine for a helper thread: its own board, killers, history and threat tables, the
     /// same evaluation, and this engine's transposition table.
     fn helper(&self) -> Engine {
