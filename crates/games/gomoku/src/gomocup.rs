@@ -13,7 +13,7 @@ use std::time::Duration;
 use ply_core::{Agent, Budget, Limits, StopFlag};
 
 use crate::board::{BLACK, Board, EMPTY, MAX_SIZE, MIN_SIZE, Point, Rule, WHITE};
-use crate::engine::{EngineConfig, EnginePlayer};
+use crate::engine::{Engine, EngineConfig, EnginePlayer};
 use crate::notation::point_to_xy_text;
 
 /// The search time for `INFO timeout_turn 0`, "play as fast as possible": enough for the
@@ -45,6 +45,7 @@ pub struct Settings {
     pub time_left_ms: u64,
     pub max_memory_bytes: u64,
     pub rule: Rule,
+    /// The search threads (`INFO thread_num`, as far as [`usable_threads`] allows).
     pub threads: usize,
 }
 
@@ -84,12 +85,15 @@ impl Settings {
         self.timeout_turn_ms > 0 && self.timeout_turn_ms <= self.time_left_ms / moves_left / 2
     }
 
-    /// The transposition table size that fits the memory limit (half of it).
+    /// The transposition table size that fits the memory limit: half of what the helper
+    /// threads' own state leaves. The threads share the one table.
     pub fn table_bits(&self) -> u32 {
         if self.max_memory_bytes == 0 {
             return EngineConfig::default().tt_bits;
         }
-        let entries = (self.max_memory_bytes / 2 / 16).max(1 << 10);
+        let helpers = (self.threads.max(1) as u64 - 1) * Engine::HELPER_BYTES;
+        let entries =
+            (self.max_memory_bytes.saturating_sub(helpers) / 2 / Engine::TT_ENTRY_BYTES).max(1 << 10);
         (63 - entries.leading_zeros()).min(EngineConfig::default().tt_bits)
     }
 }
@@ -240,7 +244,7 @@ impl Brain {
             ("timeout_match", Some(v)) => self.settings.timeout_match_ms = v,
             ("time_left", Some(v)) => self.settings.time_left_ms = v,
             ("max_memory", Some(v)) => self.settings.max_memory_bytes = v,
-            ("thread_num", Some(v)) => self.settings.threads = v.max(1) as usize,
+            ("thread_num", Some(v)) => self.settings.threads = usable_threads(v),
             ("rule", Some(v)) => {
                 let rule = if v & 4 != 0 {
                     Rule::Renju
@@ -395,6 +399,7 @@ impl Brain {
         let (stones, size) = (board.moves().len(), board.size());
         let share = if self.settings.turn_limit_binds(stones, size) { SPEND_ALL } else { SAVE };
         self.engine.set_time_share(share);
+        self.engine.set_threads(self.settings.threads);
         let budget = Budget { time: Some(self.settings.move_time(stones, size)), iterations: None };
         let limits = Limits::new(budget);
         {
@@ -421,15 +426,23 @@ impl Brain {
         let info = &decision.info;
         vec![
             format!(
-                "MESSAGE depth {} nodes {} value {:.3} time {} ms",
+                "MESSAGE depth {} nodes {} value {:.3} time {} ms threads {}",
                 info.depth,
                 info.iterations,
                 info.value.unwrap_or(0.0),
-                info.elapsed.as_millis()
+                info.elapsed.as_millis(),
+                self.engine.threads()
             ),
             reply,
         ]
     }
+}
+
+/// The threads to search with when the manager allows `n`: no more than two a core, beyond
+/// which threads only take turns, nor [`Engine::MAX_THREADS`].
+pub fn usable_threads(n: u64) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    usize::try_from(n).unwrap_or(usize::MAX).clamp(1, (2 * cores).min(Engine::MAX_THREADS))
 }
 
 /// The commands that stop a search: STOP and YXSTOP (Yixin's), and END.

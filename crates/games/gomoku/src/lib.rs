@@ -90,6 +90,12 @@ impl GameDef for Board {
                 "learned",
                 "evaluation tables: learned (fitted to self-play) or hand (hand-set scores)",
             ),
+            ParamInfo::new(
+                "threads",
+                EngineConfig::default().threads,
+                "threads searching together (Lazy SMP, one shared table); more than 1 does not replay exactly",
+            )
+            .costs(Resource::Threads),
         ];
         vec![
             AgentFactory::new(
@@ -111,6 +117,7 @@ impl GameDef for Board {
                             "hand" => Evaluation::Hand,
                             _ => Evaluation::Learned,
                         },
+                        threads: p.get_in("threads", 1..=Engine::MAX_THREADS)?,
                     };
                     Ok(Box::new(EnginePlayer::new(config)))
                 },

@@ -242,3 +242,43 @@ fn errors_quote_only_a_bounded_part_of_a_huge_line() {
     assert!(out[2].starts_with("UNKNOWN") && out[2].len() < 200, "{}", &out[2][..200.min(out[2].len())]);
     assert!(out[3].starts_with("name="));
 }
+
+/// The MESSAGE lines' thread counts.
+fn message_threads(out: &[String]) -> Vec<usize> {
+    out.iter()
+        .filter(|l| l.starts_with("MESSAGE depth"))
+        .map(|l| l.split("threads ").nth(1).unwrap_or_else(|| panic!("{l}")).trim().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn thread_num_sets_the_search_threads() {
+    // No END: one read ahead would stop the searches at once.
+    let out = raw_session(&["START 15", "INFO timeout_turn 200", "INFO thread_num 2", "BEGIN", "TURN 8,8"]);
+    let moves = out.iter().filter(|l| l.split(',').count() == 2 && !l.contains(' ')).count();
+    assert_eq!(moves, 2, "{out:?}");
+    assert_eq!(message_threads(&out), [2, 2], "{out:?}");
+    assert!(!out[3].starts_with("MESSAGE depth 0 "), "the second move is searched: {out:?}");
+    // Not more than the machine can run, nor fewer than one.
+    let out = raw_session(&["START 15", "INFO timeout_turn 50", "INFO thread_num 100000", "BEGIN", "END"]);
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    assert_eq!(message_threads(&out), [(2 * cores).min(64)], "{out:?}");
+    let out = raw_session(&["START 15", "INFO timeout_turn 50", "INFO thread_num 0", "BEGIN", "END"]);
+    assert_eq!(message_threads(&out), [1], "{out:?}");
+    // A stop reaches the helper threads too: a 20 s move ends at once.
+    let out =
+        raw_session(&["START 15", "INFO thread_num 2", "INFO timeout_turn 20000", "BEGIN", "YXSTOP", "END"]);
+    let report = out.iter().find(|l| l.starts_with("MESSAGE depth")).unwrap_or_else(|| panic!("{out:?}"));
+    let ms: u64 = report.split("time ").nth(1).and_then(|t| t.split(' ').next()).unwrap().parse().unwrap();
+    assert!(ms < 10_000, "{report}");
+}
+
+#[test]
+fn the_threads_share_one_table_in_the_memory_limit() {
+    // Room for a table of 2^20 entries (16 bytes each), twice over, and one helper thread.
+    let memory = 2 * (16 << 20) + ply_gomoku::Engine::HELPER_BYTES;
+    let bits = |threads| Settings { max_memory_bytes: memory, threads, ..Settings::default() }.table_bits();
+    assert_eq!(bits(1), 20);
+    assert_eq!(bits(2), 20, "the second thread's own state fits beside the one table");
+    assert_eq!(bits(3), 19, "a third thread's does not");
+}

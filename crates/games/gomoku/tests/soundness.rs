@@ -58,7 +58,14 @@ fn positions(size: usize, empty: usize, count: usize, seed: u64) -> Vec<Board> {
 
 #[test]
 fn every_proven_result_is_true() {
-    let specs = ["alphabeta:width=1", "alphabeta:width=2", "alphabeta:width=3,lmr=false", "alphabeta"];
+    // Two threads, narrowed: a helper's proof reaches the main thread through the shared table.
+    let specs = [
+        "alphabeta:width=1",
+        "alphabeta:width=2",
+        "alphabeta:width=3,lmr=false",
+        "alphabeta",
+        "alphabeta:width=2,threads=2",
+    ];
     let mut memo = HashMap::new();
     let (mut claims, mut wins, mut losses) = (0, 0, 0);
     let mut values = [0usize; 3];

@@ -153,6 +153,39 @@ fn the_engine_solves_the_suite() {
     assert!(solved[1] * 10 >= total[1] * 8, "at least 80% of the wins by threes are found");
 }
 
+/// Lazy SMP: two threads sharing the table still prove the wins and play winning moves, and
+/// their node count is the whole search's, within the budget. The root's threat searches are
+/// off, so that the tree, where the threads share their work, must find each win itself.
+#[test]
+fn two_threads_find_the_wins_in_the_tree() {
+    const BUDGET: u64 = 50_000;
+    for (kind, board) in &suite() {
+        let spec = AgentSpec::parse("alphabeta:threads=2,vcf=0,vct=0").unwrap();
+        let mut agent = Gomoku::build_agent(&spec, 0).unwrap().agent;
+        let decision = agent.choose(board, &Limits::new(Budget::iterations(BUDGET)), &mut |_| {});
+        let text = board.to_text();
+        assert!(board.is_legal(decision.action), "{text}");
+        assert!(decision.info.proven.is_some_and(|plies| plies > 0), "{kind} {text}: {:?}", decision.info);
+        // The tree may find a longer win than the suite's, which the oracle's bounded look-ahead
+        // does not see: such a win is checked by the single-threaded engine (whose proofs
+        // `soundness.rs` checks), which must prove the position after it lost.
+        if !move_wins(board, decision.action, "vct") {
+            let mut after = board.clone();
+            after.place(decision.action);
+            let mut check = Gomoku::build_agent(&AgentSpec::parse("alphabeta").unwrap(), 0).unwrap().agent;
+            let reply = check.choose(&after, &Limits::new(Budget::iterations(NODE_BUDGET)), &mut |_| {});
+            assert!(
+                reply.info.proven.is_some_and(|plies| plies < 0),
+                "{kind} {text}: {:?}, then {:?}",
+                decision.info,
+                reply.info
+            );
+        }
+        // Each thread adds its nodes to the shared count every 1024 nodes.
+        assert!(decision.info.iterations <= BUDGET + 2 * 1024, "{kind} {text}: {:?}", decision.info);
+    }
+}
+
 #[test]
 fn the_oracle_agrees_with_hand_made_cases() {
     let base = Gomoku::new_from_text_options("").unwrap();

@@ -83,6 +83,7 @@ pub(super) fn combo(shapes: [u8; 4], side: usize) -> u16 {
 /// The tables as the engine reads them: by ordered index rather than by combination (an
 /// index is kept per point at the cost of an add; a combination would need a lookup), two
 /// bytes a value so that both fit in the first-level cache.
+#[derive(Clone)]
 pub(super) struct ExpandedTables {
     pub mine: Box<[i16]>,
     pub theirs: Box<[i16]>,

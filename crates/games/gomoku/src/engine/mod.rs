@@ -8,7 +8,12 @@ mod eval;
 mod point_set;
 mod position;
 mod search;
+mod smp;
+mod table;
 mod time;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use ply_core::{Agent, Clock, Decision, Game, Limits, SearchInfo};
 
@@ -19,6 +24,7 @@ pub use eval::{COMBOS, EvalWeights};
 pub(crate) use point_set::PointSet;
 use position::PackedThreat;
 use search::{Restriction, move_point};
+use table::{SharedTable, TtEntry};
 
 pub const WIN: i32 = 1_000_000;
 const WIN_THRESHOLD: i32 = WIN - 10_000;
@@ -51,6 +57,9 @@ pub struct EngineConfig {
     pub attack: i32,
     /// The evaluation: the learned tables, or the hand-set point scores.
     pub evaluation: Evaluation,
+    /// Threads searching the same root (Lazy SMP, `smp.rs`); more than one makes the search
+    /// depend on timing, so that it no longer replays exactly.
+    pub threads: usize,
 }
 
 /// Which tables the evaluation reads (see `eval.rs`).
@@ -76,6 +85,7 @@ impl Default for EngineConfig {
             sound: true,
             attack: 130,
             evaluation: Evaluation::Learned,
+            threads: 1,
         }
     }
 }
@@ -154,7 +164,14 @@ pub struct Engine {
     pub(crate) nodes: u64,
     next_time_check: u64,
     aborted: bool,
-    tt: Vec<TtEntry>,
+    tt: Arc<SharedTable>,
+    /// While helper threads search beside this one: the nodes all of them have counted so
+    /// far, for an iteration budget that is the whole search's (see `smp.rs`).
+    pool: Option<Arc<AtomicU64>>,
+    /// The part of `nodes` already added to `pool`.
+    flushed: u64,
+    /// The engines of the helper threads, kept from move to move (see `smp.rs`).
+    helpers: Vec<Engine>,
     killers: Vec<[Point; 2]>,
     /// Per ply, the move list of the node being searched there, kept to save allocations.
     move_lists: Vec<Vec<u64>>,
@@ -170,15 +187,6 @@ pub struct Engine {
     config: EngineConfig,
 }
 
-#[derive(Clone, Copy, Default)]
-struct TtEntry {
-    key: u64,
-    score: i32,
-    depth: i8,
-    bound: u8,
-    best: Point,
-}
-
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
@@ -188,8 +196,11 @@ pub(crate) fn other(color: u8) -> u8 {
 }
 
 impl Engine {
+    /// The most threads one search takes (see [`EngineConfig::threads`]).
+    pub const MAX_THREADS: usize = 64;
+
     /// The memory one transposition-table entry takes, for [`ply_core::Resource::TableBits`].
-    pub const TT_ENTRY_BYTES: u64 = std::mem::size_of::<TtEntry>() as u64;
+    pub const TT_ENTRY_BYTES: u64 = SharedTable::ENTRY_BYTES;
 
     pub fn new(config: EngineConfig) -> Self {
         match config.evaluation {
@@ -201,6 +212,12 @@ impl Engine {
     /// An engine that evaluates with `weights` (whatever `config.evaluation` says).
     pub fn with_weights(config: EngineConfig, weights: &EvalWeights) -> Self {
         crate::lines::warm_up();
+        let tt = Arc::new(SharedTable::new(config.tt_bits));
+        Engine::build(config, eval::ExpandedTables::new(weights), tt)
+    }
+
+    /// An engine with its own board and tables but for the transposition table, `tt`.
+    fn build(config: EngineConfig, tables: eval::ExpandedTables, tt: Arc<SharedTable>) -> Self {
         Engine {
             size: 15,
             rule: Rule::Freestyle,
@@ -219,7 +236,10 @@ impl Engine {
             nodes: 0,
             next_time_check: 0,
             aborted: false,
-            tt: vec![TtEntry::default(); 1 << config.tt_bits],
+            tt,
+            pool: None,
+            flushed: 0,
+            helpers: Vec::new(),
             killers: vec![[0; 2]; 256],
             move_lists: Vec::new(),
             spare_moves: Vec::new(),
@@ -227,7 +247,7 @@ impl Engine {
             vcf_table: vec![(0, 0, false); 1 << 16],
             vcf_lists: Vec::new(),
             vct_table: vec![(0, 0, false); 1 << 16],
-            tables: eval::ExpandedTables::new(weights),
+            tables,
             config,
         }
     }
@@ -294,13 +314,13 @@ impl Engine {
         });
         let safe: Vec<Point> = root_moves.iter().copied().filter(|p| !losing.contains(p)).collect();
         let root_set = if safe.is_empty() { &root_moves } else { &safe };
-        let mut root_set = root_set.iter().fold(PointSet::default(), |mut set, &p| {
+        let root_set = root_set.iter().fold(PointSet::default(), |mut set, &p| {
             set.insert(p as usize);
             set
         });
         // The moves a defence against a threat leaves out, but for those a threat search showed
         // to lose: searched too if every defence loses, as inside the tree.
-        let mut left_out = match restriction {
+        let left_out = match restriction {
             Restriction::Defend if self.config.sound => {
                 let mut rest = candidates;
                 for p in root_set.into_iter().chain(losing.iter().copied()) {
@@ -310,43 +330,40 @@ impl Engine {
             }
             _ => PointSet::default(),
         };
+        let root = Root { candidates, moves: root_set, left_out };
+        let helper_nodes = if self.config.threads > 1 {
+            self.deepen_with_helpers(board, limits, &clock, root, &mut decision, report)
+        } else {
+            self.deepen(root, &mut decision, limits, &clock, report);
+            0
+        };
+        decision.info.iterations = self.nodes + helper_nodes;
+        decision.info.elapsed = clock.elapsed();
+        decision
+    }
+
+    /// Iterative deepening over the root's moves: `decision` is the best move of the deepest
+    /// iteration, reported after each.
+    fn deepen(
+        &mut self,
+        root: Root,
+        decision: &mut Decision<Point>,
+        limits: &Limits,
+        clock: &Clock,
+        report: &mut dyn FnMut(&SearchInfo<Point>),
+    ) {
+        let Root { candidates, moves: mut root_set, mut left_out } = root;
         let mut time = time::TimeManager::new(limits.budget.time, f64::from(self.config.time_share) / 100.0);
         let mut depth = 0;
         while depth < self.config.max_depth as i32 {
             depth += 1;
-            let mut alpha = -WIN - 1;
-            let beta = WIN + 1;
-            let mut best: Option<(Point, i32)> = None;
-            let tt_move = self.tt_probe().map_or(0, |e| e.best);
-            let mut moves = self.ordered_moves(candidates, Restriction::Only(root_set), tt_move);
-            if let Some(prev) = best_from(&decision)
-                && let Some(i) = moves.iter().position(|&m| m == prev)
-            {
-                moves[..=i].rotate_right(1);
-            }
-            for (i, &p) in moves.iter().enumerate() {
-                self.place(p);
-                let score = if i == 0 {
-                    -self.search(depth - 1, -beta, -alpha, 1, &clock)
-                } else {
-                    let s = -self.search(depth - 1, -alpha - 1, -alpha, 1, &clock);
-                    if s > alpha { -self.search(depth - 1, -beta, -alpha, 1, &clock) } else { s }
-                };
-                self.unplace();
-                if self.aborted {
-                    break;
-                }
-                if best.is_none_or(|(_, b)| score > b) {
-                    best = Some((p, score));
-                    alpha = alpha.max(score);
-                }
-            }
+            let best = self.root_search(depth, candidates, root_set, best_from(decision), clock);
             if self.aborted {
                 // An unfinished iteration's best move, if it is not the last one's, was searched
                 // to the full depth and scored above it (the last best is searched first): it is
                 // the better choice. Its line is only as long as the table remembers.
                 if let Some((p, score)) = best
-                    && best_from(&decision) != Some(p)
+                    && best_from(decision) != Some(p)
                 {
                     decision.action = p;
                     decision.info.value = Some(reported_value(score));
@@ -366,7 +383,7 @@ impl Engine {
             decision.action = p;
             decision.info = SearchInfo {
                 depth: depth as u32,
-                iterations: self.nodes,
+                iterations: self.total_nodes(),
                 value: Some(reported_value(score)),
                 // A heuristic score is no chance of winning: no per-seat estimate.
                 scores: Vec::new(),
@@ -380,9 +397,47 @@ impl Engine {
                 break;
             }
         }
-        decision.info.iterations = self.nodes;
-        decision.info.elapsed = clock.elapsed();
-        decision
+    }
+
+    /// One iteration at the root: the best of the moves in `root_set` searched to `depth`, with
+    /// `first` (the last iteration's best) searched first. An aborted iteration gives the best
+    /// of the moves it finished.
+    fn root_search(
+        &mut self,
+        depth: i32,
+        candidates: PointSet,
+        root_set: PointSet,
+        first: Option<Point>,
+        clock: &Clock,
+    ) -> Option<(Point, i32)> {
+        let mut alpha = -WIN - 1;
+        let beta = WIN + 1;
+        let mut best: Option<(Point, i32)> = None;
+        let tt_move = self.tt_probe().map_or(0, |e| e.best);
+        let mut moves = self.ordered_moves(candidates, Restriction::Only(root_set), tt_move);
+        if let Some(prev) = first
+            && let Some(i) = moves.iter().position(|&m| m == prev)
+        {
+            moves[..=i].rotate_right(1);
+        }
+        for (i, &p) in moves.iter().enumerate() {
+            self.place(p);
+            let score = if i == 0 {
+                -self.search(depth - 1, -beta, -alpha, 1, clock)
+            } else {
+                let s = -self.search(depth - 1, -alpha - 1, -alpha, 1, clock);
+                if s > alpha { -self.search(depth - 1, -beta, -alpha, 1, clock) } else { s }
+            };
+            self.unplace();
+            if self.aborted {
+                break;
+            }
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((p, score));
+                alpha = alpha.max(score);
+            }
+        }
+        best
     }
 
     /// Runs `f` with a budget of `share` of the move's (time or node) budget, then lifts the stop
@@ -427,6 +482,15 @@ impl Engine {
             .or_else(|| board.points().find(|&p| board.is_legal(p)))
             .expect("an unfinished game has a legal point")
     }
+}
+
+/// The moves the root searches (see [`Engine::think`]), as every thread gets them.
+#[derive(Clone, Copy)]
+struct Root {
+    candidates: PointSet,
+    moves: PointSet,
+    /// Searched too if every move in `moves` loses.
+    left_out: PointSet,
 }
 
 fn best_from(decision: &Decision<Point>) -> Option<Point> {
@@ -478,6 +542,18 @@ impl EnginePlayer {
     /// Sets [`EngineConfig::time_share`] for the moves to come.
     pub fn set_time_share(&mut self, percent: u32) {
         self.engine.config.time_share = percent;
+    }
+
+    /// The threads its searches take.
+    pub fn threads(&self) -> usize {
+        self.engine.config.threads
+    }
+
+    /// Sets [`EngineConfig::threads`] for the moves to come (at least one).
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.clamp(1, Engine::MAX_THREADS);
+        self.engine.config.threads = threads;
+        self.engine.helpers.truncate(threads - 1);
     }
 }
 

@@ -15,7 +15,7 @@ impl Engine {
             self.aborted = true;
         } else if self.nodes >= self.next_time_check {
             self.next_time_check = self.nodes + TIME_CHECK_INTERVAL;
-            self.aborted = clock.time_is_up() || clock.stopped();
+            self.aborted = clock.time_is_up() || clock.stopped() || self.pool_spent(clock);
         }
         self.aborted
     }
@@ -49,8 +49,7 @@ impl Engine {
     }
 
     pub(super) fn tt_probe(&self) -> Option<TtEntry> {
-        let e = self.tt[(self.hash as usize) & (self.tt.len() - 1)];
-        (e.key == self.hash).then_some(e)
+        self.tt.probe(self.hash)
     }
 
     pub(super) fn tt_store(&mut self, depth: i32, score: i32, bound: u8, best: Point, ply: i32) {
@@ -62,10 +61,7 @@ impl Engine {
         } else {
             score
         };
-        let slot = (self.hash as usize) & (self.tt.len() - 1);
-        if self.tt[slot].key != self.hash || depth as i8 >= self.tt[slot].depth {
-            self.tt[slot] = TtEntry { key: self.hash, score, depth: depth as i8, bound, best };
-        }
+        self.tt.store(self.hash, TtEntry { score, depth: depth as i8, bound, best });
     }
 
     /// The moves worth searching when the opponent threatens: blocking its five; or, facing a
