@@ -71,6 +71,11 @@ impl GameDef for Board {
             ),
             ParamInfo::new("lmr", EngineConfig::default().reductions, "late move reductions"),
             ParamInfo::new(
+                "leafvcf",
+                EngineConfig::default().leaf_vcf,
+                "plies of the continuous-fours search at the tree's leaves (0: the static value alone)",
+            ),
+            ParamInfo::new(
                 "spend",
                 EngineConfig::default().time_share,
                 "percent of a time budget used once the best move has settled (up to 90 while it changes)",
@@ -111,6 +116,7 @@ impl GameDef for Board {
                         vct_threes: p.get_in("vct", 0..=8)?,
                         reductions: p.get_bool("lmr")?,
                         sound: p.get_bool("sound")?,
+                        leaf_vcf: p.get_in("leafvcf", 0..=60)?,
                         time_share: p.get_in("spend", 1..=90)?,
                         attack: p.get_in("attack", 0..=1000)?,
                         evaluation: match p.get_choice("eval", &["learned", "hand"])? {

@@ -113,16 +113,17 @@ fn a_reply_outside_the_answers_to_a_threat_is_searched_before_a_loss_is_claimed(
         let mut agent = Gomoku::build_agent(&AgentSpec::parse(spec).unwrap(), 0).unwrap().agent;
         agent.choose(b, &Limits::new(Budget::iterations(nodes)), &mut |_| {})
     };
-    let white = search("alphabeta", &after, 400_000);
+    // With the continuous-fours search at the leaves, as in that game: it finds the wins.
+    let white = search("alphabeta:leafvcf=12", &after, 400_000);
     assert!(white.info.proven.is_some_and(|p| p > 0), "white wins after g9: {:?}", white.info);
-    let black = search("alphabeta", &board, 50_000);
+    let black = search("alphabeta:leafvcf=12", &board, 50_000);
     assert!(
         black.info.proven.is_none_or(|p| p < 0) || black.action != g9,
         "g9 reported as a win: {:?}",
         black.info
     );
     // Without the rule the claim comes back: the test can tell the two apart.
-    let pruned = search("alphabeta:sound=false", &board, 50_000);
+    let pruned = search("alphabeta:leafvcf=12,sound=false", &board, 50_000);
     assert_eq!((pruned.action, pruned.info.proven.is_some_and(|p| p > 0)), (g9, true));
 }
 

@@ -1,6 +1,6 @@
 //! Ply's Gomoku engine (`alphabeta`): line shapes kept up to date stone by stone (`lines.rs`),
 //! candidate moves near the stones, a victory-by-continuous-fours solver (VCF, `vcf.rs`) at the
-//! root and as the quiescence search, and principal-variation alpha-beta with iterative
+//! root (and, if asked, at the leaves), and principal-variation alpha-beta with iterative
 //! deepening, a transposition table, killer and history ordering, forced replies to fours and
 //! threat-restricted replies to open threes, and renju's forbidden points for black.
 
@@ -51,6 +51,9 @@ pub struct EngineConfig {
     /// A node whose pruned moves (the best `width`, or the answers to a threat) all lose
     /// searches the others too before it counts as lost, so that a proven loss is one.
     pub sound: bool,
+    /// Plies of the continuous-fours search at the tree's leaves (at most `vcf_depth`; 0: the
+    /// static value alone).
+    pub leaf_vcf: u32,
     /// Weight of the side to move's own point scores in the evaluation, in percent of the
     /// opponent's (the side to move plays first, so its chances count for more), with the
     /// hand-set evaluation.
@@ -83,6 +86,7 @@ impl Default for EngineConfig {
             reductions: true,
             time_share: 45,
             sound: true,
+            leaf_vcf: 0,
             attack: 130,
             evaluation: Evaluation::Learned,
             threads: 1,

@@ -177,8 +177,10 @@ impl Engine {
             return WIN - ply - 3;
         }
         if depth <= 0 && !forced {
-            if self.any_threat(self.fours[m] & candidates, me, |t| t.fours > 0)
-                && crate::vcf::vcf(self, me, self.config.vcf_depth.min(12) as i32, clock).is_some()
+            let leaf_vcf = self.config.vcf_depth.min(self.config.leaf_vcf) as i32;
+            if leaf_vcf > 0
+                && self.any_threat(self.fours[m] & candidates, me, |t| t.fours > 0)
+                && crate::vcf::vcf(self, me, leaf_vcf, clock).is_some()
             {
                 return WIN - ply - THREAT_WIN_PLIES;
             }
