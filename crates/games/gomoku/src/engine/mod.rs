@@ -350,18 +350,17 @@ impl Engine {
     /// iteration, reported after each.
     fn deepen(
         &mut self,
-        root: Root,
+        mut root: Root,
         decision: &mut Decision<Point>,
         limits: &Limits,
         clock: &Clock,
         report: &mut dyn FnMut(&SearchInfo<Point>),
     ) {
-        let Root { candidates, moves: mut root_set, mut left_out } = root;
         let mut time = time::TimeManager::new(limits.budget.time, f64::from(self.config.time_share) / 100.0);
         let mut depth = 0;
         while depth < self.config.max_depth as i32 {
             depth += 1;
-            let best = self.root_search(depth, candidates, root_set, best_from(decision), clock);
+            let best = self.root_search(depth, root.candidates, root.moves, best_from(decision), clock);
             if self.aborted {
                 // An unfinished iteration's best move, if it is not the last one's, was searched
                 // to the full depth and scored above it (the last best is searched first): it is
@@ -377,9 +376,7 @@ impl Engine {
                 break;
             }
             let Some((p, score)) = best else { break };
-            if score < -WIN_THRESHOLD && !left_out.is_empty() {
-                root_set = root_set | left_out;
-                left_out = PointSet::default();
+            if root.widened_after(score) {
                 depth -= 1;
                 continue;
             }
@@ -495,6 +492,19 @@ struct Root {
     moves: PointSet,
     /// Searched too if every move in `moves` loses.
     left_out: PointSet,
+}
+
+impl Root {
+    /// Whether an iteration whose best score is `score` must be searched again with the moves
+    /// left out: a loss among fewer moves than all is no loss yet.
+    fn widened_after(&mut self, score: i32) -> bool {
+        if score >= -WIN_THRESHOLD || self.left_out.is_empty() {
+            return false;
+        }
+        self.moves = self.moves | self.left_out;
+        self.left_out = PointSet::default();
+        true
+    }
 }
 
 fn best_from(decision: &Decision<Point>) -> Option<Point> {

@@ -110,12 +110,11 @@ impl Engine {
     /// A helper thread's search: iterative deepening over the root's moves on helper `index`'s
     /// schedule of depths, until the clock stops it, it proves a result, or the deepest depth
     /// is done. Its results go to the table only.
-    fn help(&mut self, board: &Board, root: Root, index: usize, clock: &Clock) {
+    fn help(&mut self, board: &Board, mut root: Root, index: usize, clock: &Clock) {
         self.load(board);
         self.next_time_check = 0;
         self.aborted = false;
         self.history.iter_mut().for_each(|h| *h /= 4);
-        let Root { candidates, mut moves, mut left_out } = root;
         let mut first = None;
         let mut depth = 0;
         while depth < self.config.max_depth as i32 {
@@ -123,13 +122,13 @@ impl Engine {
             if skips(index, depth) {
                 continue;
             }
-            let Some((p, score)) = self.root_search(depth, candidates, moves, first, clock) else { break };
+            let Some((p, score)) = self.root_search(depth, root.candidates, root.moves, first, clock) else {
+                break;
+            };
             if self.aborted {
                 break;
             }
-            if score < -WIN_THRESHOLD && !left_out.is_empty() {
-                moves = moves | left_out;
-                left_out = PointSet::default();
+            if root.widened_after(score) {
                 depth -= 1;
                 continue;
             }
