@@ -360,7 +360,7 @@ impl Engine {
         let mut depth = 0;
         while depth < self.config.max_depth as i32 {
             depth += 1;
-            let best = self.root_search(depth, root.candidates, root.moves, best_from(decision), clock);
+            let best = self.root_search(depth, &root, best_from(decision), clock);
             if self.aborted {
                 // An unfinished iteration's best move, if it is not the last one's, was searched
                 // to the full depth and scored above it (the last best is searched first): it is
@@ -400,14 +400,13 @@ impl Engine {
         }
     }
 
-    /// One iteration at the root: the best of the moves in `root_set` searched to `depth`, with
+    /// One iteration at the root: the best of the root's moves searched to `depth`, with
     /// `first` (the last iteration's best) searched first. An aborted iteration gives the best
     /// of the moves it finished.
     fn root_search(
         &mut self,
         depth: i32,
-        candidates: PointSet,
-        root_set: PointSet,
+        root: &Root,
         first: Option<Point>,
         clock: &Clock,
     ) -> Option<(Point, i32)> {
@@ -415,7 +414,7 @@ impl Engine {
         let beta = WIN + 1;
         let mut best: Option<(Point, i32)> = None;
         let tt_move = self.tt_probe().map_or(0, |e| e.best);
-        let mut moves = self.ordered_moves(candidates, Restriction::Only(root_set), tt_move);
+        let mut moves = self.ordered_moves(root.candidates, Restriction::Only(root.moves), tt_move);
         if let Some(prev) = first
             && let Some(i) = moves.iter().position(|&m| m == prev)
         {
