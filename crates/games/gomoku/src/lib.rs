@@ -76,6 +76,21 @@ impl GameDef for Board {
                 "plies of the continuous-fours search at the tree's leaves (0: the static value alone)",
             ),
             ParamInfo::new(
+                "threatext",
+                EngineConfig::default().threat_extensions,
+                "answers to an open three searched without using depth, at most this many on a line (0: none)",
+            ),
+            ParamInfo::new(
+                "rfp",
+                EngineConfig::default().reverse_futility,
+                "reverse futility margin a ply, at depth 3 or less (0: off)",
+            ),
+            ParamInfo::new(
+                "lmp",
+                EngineConfig::default().move_count_pruning,
+                "move-count pruning: 3 + depth² moves at null-window nodes of depth 4 or less, the rest if all lose",
+            ),
+            ParamInfo::new(
                 "spend",
                 EngineConfig::default().time_share,
                 "percent of a time budget used once the best move has settled (up to 90 while it changes)",
@@ -117,6 +132,9 @@ impl GameDef for Board {
                         reductions: p.get_bool("lmr")?,
                         sound: p.get_bool("sound")?,
                         leaf_vcf: p.get_in("leafvcf", 0..=60)?,
+                        threat_extensions: p.get_in("threatext", 0..=64)?,
+                        reverse_futility: p.get_in("rfp", 0..=10_000)?,
+                        move_count_pruning: p.get_bool("lmp")?,
                         time_share: p.get_in("spend", 1..=90)?,
                         attack: p.get_in("attack", 0..=1000)?,
                         evaluation: match p.get_choice("eval", &["learned", "hand"])? {

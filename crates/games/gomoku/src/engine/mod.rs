@@ -54,6 +54,16 @@ pub struct EngineConfig {
     /// Plies of the continuous-fours search at the tree's leaves (at most `vcf_depth`; 0: the
     /// static value alone).
     pub leaf_vcf: u32,
+    /// Answers to a winning threat in the making (an open three, say) searched without using
+    /// depth, at most this many on a line of play: a threat sequence costs the attacker's moves
+    /// alone, so that the tree sees wins by threes about twice as deep.
+    pub threat_extensions: u32,
+    /// Reverse futility pruning: a null-window node with a free choice of moves, at most three
+    /// plies from the leaves, whose static value beats beta by this much a ply is cut (0: off).
+    pub reverse_futility: i32,
+    /// Move-count pruning: a null-window node with a free choice of moves, at most four plies
+    /// from the leaves, searches its best `3 + depth²` moves, and the rest only if they all lose.
+    pub move_count_pruning: bool,
     /// Weight of the side to move's own point scores in the evaluation, in percent of the
     /// opponent's (the side to move plays first, so its chances count for more), with the
     /// hand-set evaluation.
@@ -87,6 +97,9 @@ impl Default for EngineConfig {
             time_share: 45,
             sound: true,
             leaf_vcf: 0,
+            threat_extensions: 2,
+            reverse_futility: 100,
+            move_count_pruning: true,
             attack: 130,
             evaluation: Evaluation::Learned,
             threads: 1,
@@ -182,6 +195,8 @@ pub struct Engine {
     /// Where a node lists the moves its first pass left out.
     spare_moves: Vec<u64>,
     history: Vec<u32>,
+    /// Threat extensions (see [`EngineConfig::threat_extensions`]) on the line being searched.
+    extensions_on_line: u32,
     pub(crate) vcf_table: Vec<(u64, u8, bool)>,
     /// The continuous-fours solver's move lists, one per remaining depth.
     pub(crate) vcf_lists: Vec<Vec<u64>>,
@@ -248,6 +263,7 @@ impl Engine {
             move_lists: Vec::new(),
             spare_moves: Vec::new(),
             history: vec![0; CELLS],
+            extensions_on_line: 0,
             vcf_table: vec![(0, 0, false); 1 << 16],
             vcf_lists: Vec::new(),
             vct_table: vec![(0, 0, false); 1 << 16],

@@ -207,6 +207,16 @@ impl Engine {
             }
         }
         let restriction = self.restriction(candidates);
+        // Pruning by the static value or the move count only where nothing is threatened and
+        // the window is null: a principal-variation node is searched in full.
+        let prunable = beta - alpha == 1 && restriction == Restriction::None && !forced;
+        let margin = self.config.reverse_futility;
+        if prunable && margin > 0 && depth <= 3 {
+            let value = self.evaluate(candidates, me);
+            if value - margin * depth >= beta {
+                return value;
+            }
+        }
         // Each ply keeps its move list from node to node rather than allocating one.
         if self.move_lists.len() <= ply as usize {
             self.move_lists.resize_with(ply as usize + 1, Vec::new);
@@ -214,9 +224,15 @@ impl Engine {
         let mut moves = std::mem::take(&mut self.move_lists[ply as usize]);
         self.order_moves(&mut moves, candidates, restriction, ply as usize, tt_move);
         let mut node = Node { alpha, beta, best: -WIN - 1, best_move: 0 };
-        let step = Step { depth, ply, forced, reduce: restriction == Restriction::None };
-        let first =
+        let extend =
+            restriction == Restriction::Defend && self.extensions_on_line < self.config.threat_extensions;
+        self.extensions_on_line += u32::from(extend);
+        let step = Step { depth, ply, extend: forced || extend, reduce: restriction == Restriction::None };
+        let mut first =
             if restriction == Restriction::None { moves.len().min(self.config.width) } else { moves.len() };
+        if prunable && self.config.move_count_pruning && depth <= 4 {
+            first = first.min(3 + (depth * depth) as usize);
+        }
         let mut cut = self.search_moves(&mut moves, 0, first, step, &mut node, clock);
         // Only blocking a five leaves out no move that could hold. A loss found among fewer moves
         // than all (the best `width`, or the answers to a threat) is proven only once the rest
@@ -237,6 +253,7 @@ impl Engine {
             let end = moves.len();
             cut = self.search_moves(&mut moves, first, end, Step { reduce: false, ..step }, &mut node, clock);
         }
+        self.extensions_on_line -= u32::from(extend);
         self.move_lists[ply as usize] = moves;
         if self.aborted {
             return 0;
@@ -267,8 +284,8 @@ impl Engine {
         node: &mut Node,
         clock: &Clock,
     ) -> bool {
-        let Step { depth, ply, forced, reduce } = step;
-        let next_depth = if forced { depth } else { depth - 1 };
+        let Step { depth, ply, extend, reduce } = step;
+        let next_depth = if extend { depth } else { depth - 1 };
         for i in start..end {
             // Most nodes that cut off do so within the first few moves: pick those one by one,
             // and sort the rest only when the search gets that far.
@@ -362,13 +379,13 @@ struct Node {
     best_move: Point,
 }
 
-/// How a node's moves are searched: its depth and ply, whether it answers a five (searched
-/// without using depth), and whether late moves may be reduced.
+/// How a node's moves are searched: its depth and ply, whether they use no depth (answers to
+/// a five, and threat extensions), and whether late moves may be reduced.
 #[derive(Clone, Copy)]
 struct Step {
     depth: i32,
     ply: i32,
-    forced: bool,
+    extend: bool,
     reduce: bool,
 }
 
@@ -378,4 +395,31 @@ const PICKED_MOVES: usize = 3;
 /// The point of a move packed by [`Engine::order_moves`].
 pub(super) fn move_point(packed: u64) -> Point {
     u16::MAX - packed as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use ply_core::Budget;
+
+    use super::*;
+
+    /// From a game AIWine won: white's quiet h11 leaves black no defence against a run of
+    /// threes, proven 19 plies long. With the answers to threes searched without using depth an
+    /// 8-ply search finds it; without them the same depth does not.
+    #[test]
+    fn threat_extensions_see_a_win_by_threes_twice_as_deep() {
+        let moves = "g11 l10 m7 g7 j6 l6 i8 h10 j14 k11 k7 j10 m9 l8 l7 j7 k10";
+        let board = crate::notation::parse_board(&Board::new(15, Rule::Freestyle), moves).unwrap();
+        let winning = board.point(7, 10).unwrap();
+        let search = |threat_extensions| {
+            let config =
+                EngineConfig { max_depth: 8, tt_bits: 18, threat_extensions, ..EngineConfig::default() };
+            Engine::new(config).think(&board, &Limits::new(Budget::iterations(50_000_000)), &mut |_| {})
+        };
+        let extended = search(2);
+        assert_eq!(extended.action, winning, "{:?}", extended.info);
+        assert!(extended.info.proven.is_some_and(|plies| plies > 0), "{:?}", extended.info);
+        let plain = search(0);
+        assert!(plain.action != winning && plain.info.proven.is_none(), "{:?}", plain.info);
+    }
 }
