@@ -405,7 +405,7 @@ mod tests {
 
     /// From a game AIWine won: white's quiet h11 leaves black no defence against a run of
     /// threes, proven 19 plies long. With the answers to threes searched without using depth an
-    /// 8-ply search finds it; without them the same depth does not.
+    /// 8-ply search proves it; without them the same depth does not (10 plies do).
     #[test]
     fn threat_extensions_see_a_win_by_threes_twice_as_deep() {
         let moves = "g11 l10 m7 g7 j6 l6 i8 h10 j14 k11 k7 j10 m9 l8 l7 j7 k10";
@@ -420,6 +420,7 @@ mod tests {
         assert_eq!(extended.action, winning, "{:?}", extended.info);
         assert!(extended.info.proven.is_some_and(|plies| plies > 0), "{:?}", extended.info);
         let plain = search(0);
-        assert!(plain.action != winning && plain.info.proven.is_none(), "{:?}", plain.info);
+        // It may still like h11 on the evaluation's word, but it has not seen the win.
+        assert_eq!(plain.info.proven, None, "{:?}", plain.info);
     }
 }
