@@ -209,7 +209,8 @@ impl Engine {
         let restriction = self.restriction(candidates);
         // Pruning by the static value or the move count only where nothing is threatened and
         // the window is null: a principal-variation node is searched in full.
-        let prunable = beta - alpha == 1 && restriction == Restriction::None && !forced;
+        let free_choice = restriction == Restriction::None;
+        let prunable = beta - alpha == 1 && free_choice && !forced;
         let margin = self.config.reverse_futility;
         if prunable && margin > 0 && depth <= 3 {
             let value = self.evaluate(candidates, me);
@@ -227,9 +228,8 @@ impl Engine {
         let extend =
             restriction == Restriction::Defend && self.extensions_on_line < self.config.threat_extensions;
         self.extensions_on_line += u32::from(extend);
-        let step = Step { depth, ply, extend: forced || extend, reduce: restriction == Restriction::None };
-        let mut first =
-            if restriction == Restriction::None { moves.len().min(self.config.width) } else { moves.len() };
+        let step = Step { depth, ply, extend: forced || extend, reduce: free_choice };
+        let mut first = if free_choice { moves.len().min(self.config.width) } else { moves.len() };
         if prunable && self.config.move_count_pruning && depth <= 4 {
             first = first.min(3 + (depth * depth) as usize);
         }
