@@ -302,6 +302,7 @@ impl Engine {
             }
             let p = move_point(moves[i]);
             self.place(p);
+            self.tt.prefetch(self.hash);
             // Late moves of a free choice are searched a ply shallower first; one that turns out
             // better than the best so far is searched again at full depth.
             let reduction = i32::from(self.config.reductions && reduce && depth >= 3 && i >= 3);
