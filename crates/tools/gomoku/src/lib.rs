@@ -1,4 +1,5 @@
 //! Gomoku tools for Ply: `gomoku-train`, which fits the engine's evaluation tables to
 //! self-play (docs/gomoku.md, "The learned evaluation").
 
+pub mod leaves;
 pub mod train;

@@ -136,8 +136,9 @@ pub struct Sample {
     /// The side to move's combinations over the candidate points, then the opponent's
     /// (offset by [`COMBOS`]).
     pub features: Vec<u16>,
-    /// 1 a win for the side to move, 0 a loss, ½ a draw.
-    pub result: f32,
+    /// 1 a win for the side to move, 0 a loss, ½ a draw; `None` for a position that is not
+    /// from a played game (see `leaves.rs`), whose target is the searched value alone.
+    pub result: Option<f32>,
     /// The search's value of the position for the side to move (-1 to 1), when the game
     /// records one.
     pub searched: Option<f32>,
@@ -158,11 +159,11 @@ pub fn samples(games: &[PlayedGame]) -> Vec<Sample> {
             if board.moves().len() >= 4
                 && let Some(features) = engine.quiet_features(&board)
             {
-                let result = match game.winner {
+                let result = Some(match game.winner {
                     None => 0.5,
                     Some(w) if w == board.to_move() => 1.0,
                     Some(_) => 0.0,
-                };
+                });
                 let searched = game.values.get(i).copied().flatten();
                 out.push(Sample { features, result, searched, black_to_move: board.to_move() == BLACK });
             }
@@ -183,6 +184,8 @@ pub struct FitOptions {
     pub l2: f64,
     /// The game result's share of the target; the search's value has the rest.
     pub result_weight: f64,
+    /// Score units per logistic unit; `None`: chosen to fit the starting tables to the results.
+    pub scale: Option<f64>,
 }
 
 /// What a fit did.
@@ -237,8 +240,9 @@ fn loss(params: &[f64], samples: &[Sample], targets: &[f64], scale: f64) -> f64 
     total / samples.len().max(1) as f64
 }
 
-fn results(samples: &[Sample]) -> Vec<f64> {
-    samples.iter().map(|s| f64::from(s.result)).collect()
+/// The samples from played games, and their results.
+fn with_results(samples: &[Sample]) -> (Vec<Sample>, Vec<f64>) {
+    samples.iter().filter_map(|s| Some((s.clone(), f64::from(s.result?)))).unzip()
 }
 
 /// What the fit aims at: `result_weight` of the game's result and the rest of the search's
@@ -248,38 +252,43 @@ fn targets(samples: &[Sample], scale: f64, result_weight: f64) -> Vec<f64> {
     samples
         .iter()
         .map(|s| {
-            let result = f64::from(s.result);
-            match s.searched {
-                Some(v) => {
-                    let v = f64::from(v).clamp(-0.999_999, 0.999_999);
-                    let searched = sigmoid(600.0 * v.atanh() / scale);
-                    result_weight * result + (1.0 - result_weight) * searched
-                }
-                None => result,
+            let searched = s.searched.map(|v| {
+                let v = f64::from(v).clamp(-0.999_999, 0.999_999);
+                sigmoid(600.0 * v.atanh() / scale)
+            });
+            match (s.result.map(f64::from), searched) {
+                (Some(result), Some(searched)) => result_weight * result + (1.0 - result_weight) * searched,
+                (Some(result), None) => result,
+                (None, Some(searched)) => searched,
+                (None, None) => 0.5,
             }
         })
         .collect()
 }
 
-/// Fits the tables to `samples`, starting from (and pulled towards) `start`. The scale that
-/// links score units to odds is chosen first, for `start`, and held.
-pub fn fit(samples: &[Sample], start: &EvalWeights, options: &FitOptions) -> (EvalWeights, FitReport) {
-    let start_params = flatten(start);
-    let outcomes = results(samples);
-    // A golden-section search for the scale over 10..10000 score units, on its logarithm.
+/// The scale at which `params` best predict the results of `samples`: a golden-section
+/// search over 10..10000 score units, on its logarithm.
+fn best_scale(params: &[f64], samples: &[Sample]) -> f64 {
+    let (samples, outcomes) = with_results(samples);
     let (mut lo, mut hi) = (10f64.ln(), 10_000f64.ln());
     let golden = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..40 {
         let a = hi - golden * (hi - lo);
         let b = lo + golden * (hi - lo);
-        if loss(&start_params, samples, &outcomes, a.exp()) < loss(&start_params, samples, &outcomes, b.exp())
-        {
+        if loss(params, &samples, &outcomes, a.exp()) < loss(params, &samples, &outcomes, b.exp()) {
             hi = b;
         } else {
             lo = a;
         }
     }
-    let scale = ((lo + hi) / 2.0).exp();
+    ((lo + hi) / 2.0).exp()
+}
+
+/// Fits the tables to `samples`, starting from (and pulled towards) `start`. The scale that
+/// links score units to odds is given, or chosen first for `start`, and held.
+pub fn fit(samples: &[Sample], start: &EvalWeights, options: &FitOptions) -> (EvalWeights, FitReport) {
+    let start_params = flatten(start);
+    let scale = options.scale.unwrap_or_else(|| best_scale(&start_params, samples));
     let targets = targets(samples, scale, options.result_weight);
     let loss_before = loss(&start_params, samples, &targets, scale);
     let mut params = start_params.clone();
@@ -320,7 +329,16 @@ pub fn fit(samples: &[Sample], start: &EvalWeights, options: &FitOptions) -> (Ev
 pub fn log_loss(weights: &EvalWeights, samples: &[Sample], scale: f64, colour: f64) -> f64 {
     let mut params = flatten(weights);
     params[COLOUR] = colour;
-    loss(&params, samples, &results(samples), scale)
+    let (samples, outcomes) = with_results(samples);
+    loss(&params, &samples, &outcomes, scale)
+}
+
+/// How well a table set predicts the searched values of `samples` (read as odds at `scale`):
+/// the log loss against them, without the colour's term, as the engine reads the tables.
+pub fn value_loss(weights: &EvalWeights, samples: &[Sample], scale: f64) -> f64 {
+    let samples: Vec<Sample> = samples.iter().filter(|s| s.searched.is_some()).cloned().collect();
+    let values = targets(&samples, scale, 0.0);
+    loss(&flatten(weights), &samples, &values, scale)
 }
 
 #[cfg(test)]
@@ -361,7 +379,7 @@ mod tests {
         assert!(!samples.is_empty());
         for s in &samples {
             assert!(s.features.iter().all(|&f| (f as usize) < 2 * COMBOS));
-            assert!([0.0, 0.5, 1.0].contains(&s.result));
+            assert!([0.0, 0.5, 1.0].contains(&s.result.unwrap()));
         }
     }
 
@@ -375,14 +393,14 @@ mod tests {
         let mut rng = rng_from_seed(3);
         for s in &mut samples {
             let p = sigmoid(linear(&flatten(&planted), s) / scale);
-            s.result = if rng.random::<f64>() < p { 1.0 } else { 0.0 };
+            s.result = Some(if rng.random::<f64>() < p { 1.0 } else { 0.0 });
             s.searched = None;
         }
         let start = EvalWeights::hand(100);
         let (fitted, report) = fit(
             &samples,
             &start,
-            &FitOptions { epochs: 200, learning_rate: 2.0, l2: 0.0, result_weight: 1.0 },
+            &FitOptions { epochs: 200, learning_rate: 2.0, l2: 0.0, result_weight: 1.0, scale: None },
         );
         assert!(report.loss_after < report.loss_before, "{report:?}");
         assert!(

@@ -1,6 +1,8 @@
 //! `gomoku-train`: fits the Gomoku engine's evaluation tables to self-play results (see
-//! `ply_gomoku::train` and docs/gomoku.md). `play` writes self-play games, `fit` fits tables to
-//! game files, `run` does rounds of both, each round's players using the last round's tables.
+//! `ply_gomoku::train` and docs/gomoku.md). `play` writes self-play games, `label` draws
+//! positions like the search's leaves from them and labels them by a deeper search, `fit` fits
+//! tables to game and position files, `run` does rounds of play and fit, each round's players
+//! using the last round's tables.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -8,8 +10,11 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use ply_gomoku::EvalWeights;
+use ply_gomoku_tools::leaves::{
+    LabelledPosition, Labelling, position_samples, positions_from_text, positions_to_text,
+};
 use ply_gomoku_tools::train::{
-    FitOptions, PlayedGame, SelfPlay, fit, games_from_text, games_to_text, log_loss, samples,
+    FitOptions, PlayedGame, SelfPlay, fit, games_from_text, games_to_text, log_loss, samples, value_loss,
 };
 use rayon::prelude::*;
 
@@ -32,11 +37,42 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Fits tables to game files and writes them.
-    Fit {
-        /// Game files (`play`'s output).
+    /// Positions drawn from games by short walks, labelled by the engine's search.
+    Label {
+        /// Game files (`play`'s output) to draw positions from.
         #[arg(required = true)]
         games: Vec<PathBuf>,
+        /// Positions drawn from each game.
+        #[arg(long, default_value_t = 8)]
+        per_game: usize,
+        /// The most moves a walk from a game's position makes.
+        #[arg(long, default_value_t = 4)]
+        walk: usize,
+        /// Nodes the engine's choice of a walk's move gets (half the walk's moves are any
+        /// candidate point).
+        #[arg(long, default_value_t = 300)]
+        walk_nodes: u64,
+        /// Nodes the labelling search gets.
+        #[arg(long, default_value_t = 10000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Tables the engine uses (default: the shipped ones).
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        /// Worker threads (default: all cores).
+        #[arg(short = 't', long)]
+        threads: Option<usize>,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fits tables to game and position files and writes them.
+    Fit {
+        /// Game files (`play`'s output).
+        games: Vec<PathBuf>,
+        /// Position files (`label`'s output): each position's target is its searched value.
+        #[arg(long)]
+        positions: Vec<PathBuf>,
         #[command(flatten)]
         fit: FitArgs,
         /// Starting tables (default: the hand-set scores).
@@ -92,6 +128,10 @@ struct FitArgs {
     /// Share of the games held out to check the fit on.
     #[arg(long, default_value_t = 0.1)]
     holdout: f64,
+    /// Score units per logistic unit (default: chosen to fit the starting tables to the
+    /// games' results; required when only positions are given).
+    #[arg(long)]
+    scale: Option<f64>,
 }
 
 fn read_weights(path: &PathBuf) -> Result<EvalWeights> {
@@ -129,26 +169,42 @@ impl FitArgs {
         if !(0.0..=1.0).contains(&self.result_weight) {
             bail!("--result-weight must be from 0 to 1");
         }
+        if self.scale.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
+            bail!("--scale must be a positive number");
+        }
         Ok(())
     }
 }
 
-fn fit_games(games: &[PlayedGame], start: &EvalWeights, args: &FitArgs) -> Result<(EvalWeights, String)> {
+fn fit_games(
+    games: &[PlayedGame],
+    positions: &[LabelledPosition],
+    start: &EvalWeights,
+    args: &FitArgs,
+) -> Result<(EvalWeights, String)> {
     let held = (games.len() as f64 * args.holdout).round() as usize;
     let (test, train) = games.split_at(held);
+    let held_positions = (positions.len() as f64 * args.holdout).round() as usize;
+    let (test_positions, train_positions) = positions.split_at(held_positions);
     let started = Instant::now();
-    let (train, test) = (samples(train), samples(test));
+    let (mut train, test) = (samples(train), samples(test));
+    train.extend(position_samples(train_positions));
+    let test_positions = position_samples(test_positions);
     if train.is_empty() {
         bail!("no quiet positions to fit to");
+    }
+    if args.scale.is_none() && games.is_empty() {
+        bail!("--scale is needed when only positions are given (no game results to choose it by)");
     }
     let options = FitOptions {
         epochs: args.epochs,
         learning_rate: args.learning_rate,
         l2: args.l2,
         result_weight: args.result_weight,
+        scale: args.scale,
     };
     let (fitted, report) = fit(&train, start, &options);
-    let summary = format!(
+    let mut summary = format!(
         "{} samples from {} games ({} held out: {} samples); scale {:.1}; log loss {:.4} -> {:.4}, held out {:.4} -> {:.4}; black's edge {:.0}; {:.1} s",
         train.len(),
         games.len() - held,
@@ -163,8 +219,26 @@ fn fit_games(games: &[PlayedGame], start: &EvalWeights, args: &FitArgs) -> Resul
         report.colour,
         started.elapsed().as_secs_f64()
     );
+    if !positions.is_empty() {
+        summary.push_str(&format!(
+            "; {} labelled positions ({} held out: their values' log loss {:.4} -> {:.4})",
+            positions.len(),
+            held_positions,
+            value_loss(start, &test_positions, report.scale),
+            value_loss(&fitted, &test_positions, report.scale),
+        ));
+    }
     eprintln!("{summary}");
     Ok((fitted, summary))
+}
+
+fn read_positions(paths: &[PathBuf]) -> Result<Vec<LabelledPosition>> {
+    let mut positions = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        positions.extend(positions_from_text(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?);
+    }
+    Ok(positions)
 }
 
 fn read_games(paths: &[PathBuf]) -> Result<Vec<PlayedGame>> {
@@ -192,13 +266,46 @@ fn main() -> Result<()> {
             let games = play(&args, weights)?;
             write(&out, &games_to_text(&games))?;
         }
-        Command::Fit { games, fit: args, start, out } => {
+        Command::Label { games, per_game, walk, walk_nodes, nodes, seed, weights, threads, out } => {
+            if per_game == 0 || walk_nodes == 0 || nodes == 0 {
+                bail!("--per-game, --walk-nodes and --nodes must be at least 1");
+            }
+            let weights = match &weights {
+                Some(path) => read_weights(path)?,
+                None => EvalWeights::learned().clone(),
+            };
+            let games = read_games(&games)?;
+            let labelling = Labelling { per_game, walk, walk_nodes, nodes, seed, weights };
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
+            let started = Instant::now();
+            let positions: Vec<LabelledPosition> = pool.install(|| {
+                games
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, g)| labelling.label_game(g, i as u64))
+                    .collect::<Vec<_>>()
+                    .concat()
+            });
+            eprintln!(
+                "labelled {} positions from {} games ({nodes} nodes each) in {:.1} s",
+                positions.len(),
+                games.len(),
+                started.elapsed().as_secs_f64()
+            );
+            let header = format!("# {command_line}\n");
+            write(&out, &(header + &positions_to_text(&positions)))?;
+        }
+        Command::Fit { games, positions, fit: args, start, out } => {
             args.check()?;
+            if games.is_empty() && positions.is_empty() {
+                bail!("give game files, --positions files, or both");
+            }
             let start = match &start {
                 Some(path) => read_weights(path)?,
                 None => EvalWeights::hand(130),
             };
-            let (fitted, summary) = fit_games(&read_games(&games)?, &start, &args)?;
+            let (fitted, summary) =
+                fit_games(&read_games(&games)?, &read_positions(&positions)?, &start, &args)?;
             write(&out, &fitted.to_text(&format!("{command_line}\n{summary}")))?;
         }
         Command::Run { rounds, play: args, fit: fit_args, dir, out } => {
@@ -214,7 +321,7 @@ fn main() -> Result<()> {
                 let games = play(&round_args, weights.clone())?;
                 write(&dir.join(format!("games-{round}.txt")), &games_to_text(&games))?;
                 all.extend(games);
-                let (fitted, summary) = fit_games(&all, &EvalWeights::hand(130), &fit_args)?;
+                let (fitted, summary) = fit_games(&all, &[], &EvalWeights::hand(130), &fit_args)?;
                 header.push_str(&format!("\nround {round}: {summary}"));
                 write(&dir.join(format!("weights-{round}.txt")), &fitted.to_text(&header))?;
                 weights = fitted;
