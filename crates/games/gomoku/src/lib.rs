@@ -71,6 +71,11 @@ impl GameDef for Board {
             ),
             ParamInfo::new("lmr", EngineConfig::default().reductions, "late move reductions"),
             ParamInfo::new(
+                "lmrlog",
+                EngineConfig::default().reduction_divisor,
+                "late move reductions of 0.5 + ln(depth)·ln(move)·100/lmrlog plies, one less at PV nodes (0: one ply)",
+            ),
+            ParamInfo::new(
                 "leafvcf",
                 EngineConfig::default().leaf_vcf,
                 "plies of the continuous-fours search at the tree's leaves (0: the static value alone)",
@@ -130,6 +135,7 @@ impl GameDef for Board {
                         width: p.get_in("width", 1..=400)?,
                         vct_threes: p.get_in("vct", 0..=8)?,
                         reductions: p.get_bool("lmr")?,
+                        reduction_divisor: p.get_in("lmrlog", 0..=10_000)?,
                         sound: p.get_bool("sound")?,
                         leaf_vcf: p.get_in("leafvcf", 0..=60)?,
                         threat_extensions: p.get_in("threatext", 0..=64)?,

@@ -45,6 +45,10 @@ pub struct EngineConfig {
     pub vct_threes: u32,
     /// Late move reductions.
     pub reductions: bool,
+    /// How deep late moves are reduced: 0 for one ply; otherwise `0.5 + ln(depth)·ln(move
+    /// number)·100/divisor` plies, one less in the principal variation, at least one and at most
+    /// `depth − 2` (the logarithmic tables of chess engines).
+    pub reduction_divisor: u32,
     /// Percent of a time budget a move uses once its best move has settled (more, up to 90,
     /// while it keeps changing). Time saved pays only where it carries over to later moves.
     pub time_share: u32,
@@ -94,6 +98,7 @@ impl Default for EngineConfig {
             width: 20,
             vct_threes: 2,
             reductions: true,
+            reduction_divisor: 0,
             time_share: 45,
             sound: true,
             leaf_vcf: 0,

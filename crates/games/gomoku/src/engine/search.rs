@@ -285,6 +285,7 @@ impl Engine {
         clock: &Clock,
     ) -> bool {
         let Step { depth, ply, extend, reduce } = step;
+        let pv = node.beta - node.alpha > 1;
         let next_depth = if extend { depth } else { depth - 1 };
         for i in start..end {
             // Most nodes that cut off do so within the first few moves: pick those one by one,
@@ -305,7 +306,7 @@ impl Engine {
             self.tt.prefetch(self.hash);
             // Late moves of a free choice are searched a ply shallower first; one that turns out
             // better than the best so far is searched again at full depth.
-            let reduction = i32::from(self.config.reductions && reduce && depth >= 3 && i >= 3);
+            let reduction = if reduce { self.late_move_reduction(depth, i, pv) } else { 0 };
             let (alpha, beta) = (node.alpha, node.beta);
             let score = if i == 0 {
                 -self.search(next_depth, -beta, -alpha, ply + 1, clock)
@@ -340,6 +341,19 @@ impl Engine {
             }
         }
         false
+    }
+
+    /// Plies the `index`th move (from 0) of a free choice is searched shallower first.
+    fn late_move_reduction(&self, depth: i32, index: usize, pv: bool) -> i32 {
+        if !self.config.reductions || depth < 3 || index < 3 {
+            return 0;
+        }
+        let divisor = self.config.reduction_divisor;
+        if divisor == 0 {
+            return 1;
+        }
+        let log_product = (depth as f32).ln() * ((index + 1) as f32).ln() * 100.0 / divisor as f32;
+        ((0.5 + log_product) as i32 - i32::from(pv)).clamp(1, depth - 2)
     }
 
     pub(super) fn principal_variation(&mut self, first: Point, depth: u32) -> Vec<Point> {
@@ -423,5 +437,27 @@ mod tests {
         let plain = search(0);
         // It may still like h11 on the evaluation's word, but it has not seen the win.
         assert_eq!(plain.info.proven, None, "{:?}", plain.info);
+    }
+
+    /// The logarithmic table: a ply at depth 3 (the least a reduced search keeps is one ply),
+    /// growing with depth and move number, a ply less in the principal variation, nothing
+    /// for the first three moves.
+    #[test]
+    fn late_move_reductions_grow_with_depth_and_move_number() {
+        let table =
+            Engine::new(EngineConfig { tt_bits: 10, reduction_divisor: 175, ..EngineConfig::default() });
+        let reduce = |depth, index, pv| table.late_move_reduction(depth, index, pv);
+        assert_eq!([reduce(10, 0, false), reduce(10, 2, false)], [0, 0]);
+        assert_eq!([reduce(3, 3, false), reduce(3, 19, false), reduce(3, 19, true)], [1, 1, 1]);
+        // 0.5 + ln 4 · ln 10 / 1.75 = 2.32; 0.5 + ln 10 · ln 20 / 1.75 = 4.44.
+        assert_eq!([reduce(4, 9, false), reduce(10, 19, false), reduce(10, 19, true)], [2, 4, 3]);
+        assert_eq!(reduce(64, 19, false), 7);
+        let one_ply = Engine::new(EngineConfig { tt_bits: 10, ..EngineConfig::default() });
+        assert_eq!(
+            [one_ply.late_move_reduction(10, 19, false), one_ply.late_move_reduction(2, 19, false)],
+            [1, 0]
+        );
+        let off = Engine::new(EngineConfig { tt_bits: 10, reductions: false, ..EngineConfig::default() });
+        assert_eq!(off.late_move_reduction(10, 19, false), 0);
     }
 }
