@@ -175,10 +175,10 @@ impl GameDef for Board {
         const QUIET: &str = "h10 j6 g9 i5 f8 e7 i9 k7 i11 j12 h4 j9";
         let cap = 50_000_000;
         vec![
-            BenchCase { position: "h8 i9 j8", agent: "alphabeta:depth=10", iterations: cap },
-            BenchCase { position: MIDDLE, agent: "alphabeta:depth=10", iterations: cap },
-            BenchCase { position: TACTICAL, agent: "alphabeta:depth=10", iterations: cap },
-            BenchCase { position: QUIET, agent: "alphabeta:depth=10", iterations: cap },
+            BenchCase { position: "h8 i9 j8", agent: "alphabeta:depth=12", iterations: cap },
+            BenchCase { position: MIDDLE, agent: "alphabeta:depth=12", iterations: cap },
+            BenchCase { position: TACTICAL, agent: "alphabeta:depth=12", iterations: cap },
+            BenchCase { position: QUIET, agent: "alphabeta:depth=12", iterations: cap },
         ]
     }
 

@@ -98,7 +98,7 @@ impl Default for EngineConfig {
             width: 20,
             vct_threes: 2,
             reductions: true,
-            reduction_divisor: 0,
+            reduction_divisor: 175,
             time_share: 45,
             sound: true,
             leaf_vcf: 0,

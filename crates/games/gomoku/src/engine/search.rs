@@ -419,8 +419,9 @@ mod tests {
     use super::*;
 
     /// From a game AIWine won: white's quiet h11 leaves black no defence against a run of
-    /// threes, proven 19 plies long. With the answers to threes searched without using depth an
-    /// 8-ply search proves it; without them the same depth does not (10 plies do).
+    /// threes, proven 19 plies long. With the answers to threes searched without using depth a
+    /// 9-ply search proves it; without them the same depth does not (11 plies do; with one-ply
+    /// late move reductions, 8 and 10).
     #[test]
     fn threat_extensions_see_a_win_by_threes_twice_as_deep() {
         let moves = "g11 l10 m7 g7 j6 l6 i8 h10 j14 k11 k7 j10 m9 l8 l7 j7 k10";
@@ -428,7 +429,7 @@ mod tests {
         let winning = board.point(7, 10).unwrap();
         let search = |threat_extensions| {
             let config =
-                EngineConfig { max_depth: 8, tt_bits: 18, threat_extensions, ..EngineConfig::default() };
+                EngineConfig { max_depth: 9, tt_bits: 18, threat_extensions, ..EngineConfig::default() };
             Engine::new(config).think(&board, &Limits::new(Budget::iterations(50_000_000)), &mut |_| {})
         };
         let extended = search(2);
@@ -452,7 +453,8 @@ mod tests {
         // 0.5 + ln 4 · ln 10 / 1.75 = 2.32; 0.5 + ln 10 · ln 20 / 1.75 = 4.44.
         assert_eq!([reduce(4, 9, false), reduce(10, 19, false), reduce(10, 19, true)], [2, 4, 3]);
         assert_eq!(reduce(64, 19, false), 7);
-        let one_ply = Engine::new(EngineConfig { tt_bits: 10, ..EngineConfig::default() });
+        let one_ply =
+            Engine::new(EngineConfig { tt_bits: 10, reduction_divisor: 0, ..EngineConfig::default() });
         assert_eq!(
             [one_ply.late_move_reduction(10, 19, false), one_ply.late_move_reduction(2, 19, false)],
             [1, 0]
