@@ -304,8 +304,8 @@ impl Engine {
             let p = move_point(moves[i]);
             self.place(p);
             self.tt.prefetch(self.hash);
-            // Late moves of a free choice are searched a ply shallower first; one that turns out
-            // better than the best so far is searched again at full depth.
+            // Late moves of a free choice are searched shallower first; one that turns out better
+            // than the best so far is searched again at full depth.
             let reduction = if reduce { self.late_move_reduction(depth, i, pv) } else { 0 };
             let (alpha, beta) = (node.alpha, node.beta);
             let score = if i == 0 {
