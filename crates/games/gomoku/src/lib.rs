@@ -96,6 +96,11 @@ impl GameDef for Board {
                 "move-count pruning: 3 + depth² moves at null-window nodes of depth 4 or less, the rest if all lose",
             ),
             ParamInfo::new(
+                "counter",
+                EngineConfig::default().counter_threes,
+                "answers to an open three also include moves making this many open threes of our own (0: none)",
+            ),
+            ParamInfo::new(
                 "spend",
                 EngineConfig::default().time_share,
                 "percent of a time budget used once the best move has settled (up to 90 while it changes)",
@@ -141,6 +146,7 @@ impl GameDef for Board {
                         threat_extensions: p.get_in("threatext", 0..=64)?,
                         reverse_futility: p.get_in("rfp", 0..=10_000)?,
                         move_count_pruning: p.get_bool("lmp")?,
+                        counter_threes: p.get_in("counter", 0..=4)?,
                         time_share: p.get_in("spend", 1..=90)?,
                         attack: p.get_in("attack", 0..=1000)?,
                         evaluation: match p.get_choice("eval", &["learned", "hand"])? {

@@ -65,6 +65,10 @@ pub struct EngineConfig {
     /// Reverse futility pruning: a null-window node with a free choice of moves, at most three
     /// plies from the leaves, whose static value beats beta by this much a ply is cut (0: off).
     pub reverse_futility: i32,
+    /// Counter-attacks against a winning threat in the making: besides blocks and fours, the
+    /// answers searched include our moves that make at least this many open threes (0: none).
+    /// A double three can beat a four-three threat whose blocks give us fours with tempo.
+    pub counter_threes: u32,
     /// Move-count pruning: a null-window node with a free choice of moves, at most four plies
     /// from the leaves, searches its best `3 + depth²` moves, and the rest only if they all lose.
     pub move_count_pruning: bool,
@@ -105,6 +109,7 @@ impl Default for EngineConfig {
             threat_extensions: 2,
             reverse_futility: 100,
             move_count_pruning: true,
+            counter_threes: 0,
             attack: 130,
             evaluation: Evaluation::Learned,
             threads: 1,

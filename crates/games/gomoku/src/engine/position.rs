@@ -87,6 +87,10 @@ impl PackedThreat {
         self.0 & Self::RISKY != 0
     }
 
+    pub fn open_threes(self) -> u8 {
+        ((self.0 >> 20) & 15) as u8
+    }
+
     pub fn has_four(self) -> bool {
         self.0 & 15 << 16 != 0
     }
@@ -96,7 +100,7 @@ impl PackedThreat {
             five: self.five(),
             winning: self.winning(),
             fours: ((self.0 >> 16) & 15) as u8,
-            open_threes: ((self.0 >> 20) & 15) as u8,
+            open_threes: self.open_threes(),
             score: self.score(),
             forbidden: false,
             risky: self.risky(),

@@ -97,6 +97,8 @@ impl Engine {
         let (m, t) = (me as usize - 1, them as usize - 1);
         let pool = match restriction {
             Restriction::Only(set) => set,
+            // Counter-attacks are told by their open threes, which the point sets do not keep.
+            Restriction::Defend if self.config.counter_threes > 0 => candidates,
             Restriction::Defend => candidates & (self.winning[t] | self.fours[t] | self.fours[m]),
             Restriction::None => candidates,
         };
@@ -113,7 +115,12 @@ impl Engine {
                 deferred = true;
                 return;
             }
-            if defend && !(theirs.winning() || theirs.has_four() || mine.has_four()) {
+            if defend
+                && !(theirs.winning()
+                    || theirs.has_four()
+                    || mine.has_four()
+                    || self.counters(mine.open_threes()))
+            {
                 return;
             }
             out.push(self.move_key(p as Point, mine.score(), theirs.score(), tt_move, killers));
@@ -126,12 +133,20 @@ impl Engine {
                 }
                 let mine = self.threat(p, me);
                 let theirs = self.threat(p, them);
-                if mine.forbidden || (defend && !(theirs.winning || theirs.fours > 0 || mine.fours > 0)) {
+                let answers =
+                    theirs.winning || theirs.fours > 0 || mine.fours > 0 || self.counters(mine.open_threes);
+                if mine.forbidden || (defend && !answers) {
                     continue;
                 }
                 out.push(self.move_key(p, mine.score, theirs.score, tt_move, killers));
             }
         }
+    }
+
+    /// Whether a move making `open_threes` is a counter-attack worth searching against a threat.
+    fn counters(&self, open_threes: u8) -> bool {
+        let least = self.config.counter_threes;
+        least > 0 && u32::from(open_threes) >= least
     }
 
     /// A move packed with its ordering key (see [`Self::order_moves`]).
@@ -443,6 +458,28 @@ mod tests {
     /// The logarithmic table: a ply at depth 3 (the least a reduced search keeps is one ply),
     /// growing with depth and move number, a ply less in the principal variation, nothing
     /// for the first three moves.
+    #[test]
+    fn a_double_three_answers_a_four_three_threat_whose_blocks_give_fours() {
+        // From a game AIWine won: black threatens a four-three at l9; white's e7 makes two
+        // open threes, and black's fours are blocked by white stones that make fours of their
+        // own, so white wins in seven plies. Blocks and fours alone never try e7.
+        let moves = "k5 h7 j9 h4 i5 j5 i6 h6 h5 i4 k6 g4 f4 g5 k8 k4 j4 g7 k9 k7 g6";
+        let board = crate::notation::parse_board(&Board::new(15, Rule::Freestyle), moves).unwrap();
+        let counter_attack = board.point(4, 6).unwrap();
+        let search = |counter_threes| {
+            let config =
+                EngineConfig { max_depth: 6, tt_bits: 18, counter_threes, ..EngineConfig::default() };
+            Engine::new(config).think(&board, &Limits::new(Budget::iterations(5_000_000)), &mut |_| {})
+        };
+        for counter_threes in [1, 2] {
+            let found = search(counter_threes);
+            assert_eq!(found.action, counter_attack, "{:?}", found.info);
+            assert!(found.info.proven.is_some_and(|plies| plies > 0), "{:?}", found.info);
+        }
+        let blocks_only = search(0);
+        assert_eq!(blocks_only.info.proven, None, "{:?}", blocks_only.info);
+    }
+
     #[test]
     fn late_move_reductions_grow_with_depth_and_move_number() {
         let table =
