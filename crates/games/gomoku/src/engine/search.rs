@@ -455,9 +455,6 @@ mod tests {
         assert_eq!(plain.info.proven, None, "{:?}", plain.info);
     }
 
-    /// The logarithmic table: a ply at depth 3 (the least a reduced search keeps is one ply),
-    /// growing with depth and move number, a ply less in the principal variation, nothing
-    /// for the first three moves.
     #[test]
     fn a_double_three_answers_a_four_three_threat_whose_blocks_give_fours() {
         // From a game AIWine won: black threatens a four-three at l9; white's e7 makes two
@@ -480,6 +477,9 @@ mod tests {
         assert_eq!(blocks_only.info.proven, None, "{:?}", blocks_only.info);
     }
 
+    /// The logarithmic table: a ply at depth 3 (the least a reduced search keeps is one ply),
+    /// growing with depth and move number, a ply less in the principal variation, nothing
+    /// for the first three moves.
     #[test]
     fn late_move_reductions_grow_with_depth_and_move_number() {
         let table =
