@@ -433,19 +433,27 @@ mod tests {
 
     use super::*;
 
+    fn freestyle(moves: &str) -> Board {
+        crate::notation::parse_board(&Board::new(15, Rule::Freestyle), moves).unwrap()
+    }
+
+    /// The engine's move in `board` with a small table and a node budget.
+    fn think(board: &Board, config: EngineConfig, nodes: u64) -> Decision<Point> {
+        let config = EngineConfig { tt_bits: 18, ..config };
+        Engine::new(config).think(board, &Limits::new(Budget::iterations(nodes)), &mut |_| {})
+    }
+
     /// From a game AIWine won: white's quiet h11 leaves black no defence against a run of
     /// threes, proven 19 plies long. With the answers to threes searched without using depth a
     /// 9-ply search proves it; without them the same depth does not (11 plies do; with one-ply
     /// late move reductions, 8 and 10).
     #[test]
     fn threat_extensions_see_a_win_by_threes_twice_as_deep() {
-        let moves = "g11 l10 m7 g7 j6 l6 i8 h10 j14 k11 k7 j10 m9 l8 l7 j7 k10";
-        let board = crate::notation::parse_board(&Board::new(15, Rule::Freestyle), moves).unwrap();
+        let board = freestyle("g11 l10 m7 g7 j6 l6 i8 h10 j14 k11 k7 j10 m9 l8 l7 j7 k10");
         let winning = board.point(7, 10).unwrap();
         let search = |threat_extensions| {
-            let config =
-                EngineConfig { max_depth: 9, tt_bits: 18, threat_extensions, ..EngineConfig::default() };
-            Engine::new(config).think(&board, &Limits::new(Budget::iterations(50_000_000)), &mut |_| {})
+            let config = EngineConfig { max_depth: 9, threat_extensions, ..EngineConfig::default() };
+            think(&board, config, 50_000_000)
         };
         let extended = search(2);
         assert_eq!(extended.action, winning, "{:?}", extended.info);
@@ -460,13 +468,11 @@ mod tests {
         // From a game AIWine won: black threatens a four-three at l9; white's e7 makes two
         // open threes, and black's fours are blocked by white stones that make fours of their
         // own, so white wins in seven plies. Blocks and fours alone never try e7.
-        let moves = "k5 h7 j9 h4 i5 j5 i6 h6 h5 i4 k6 g4 f4 g5 k8 k4 j4 g7 k9 k7 g6";
-        let board = crate::notation::parse_board(&Board::new(15, Rule::Freestyle), moves).unwrap();
+        let board = freestyle("k5 h7 j9 h4 i5 j5 i6 h6 h5 i4 k6 g4 f4 g5 k8 k4 j4 g7 k9 k7 g6");
         let counter_attack = board.point(4, 6).unwrap();
         let search = |counter_threes| {
-            let config =
-                EngineConfig { max_depth: 6, tt_bits: 18, counter_threes, ..EngineConfig::default() };
-            Engine::new(config).think(&board, &Limits::new(Budget::iterations(5_000_000)), &mut |_| {})
+            let config = EngineConfig { max_depth: 6, counter_threes, ..EngineConfig::default() };
+            think(&board, config, 5_000_000)
         };
         for counter_threes in [1, 2] {
             let found = search(counter_threes);
