@@ -2,4 +2,5 @@
 //! self-play (docs/gomoku.md, "The learned evaluation").
 
 pub mod leaves;
+pub mod teacher;
 pub mod train;

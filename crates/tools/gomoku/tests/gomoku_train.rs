@@ -122,3 +122,59 @@ fn bad_input_gets_a_clear_error() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// A stand-in for a Gomocup brain: its score is 100 a stone the side to move has more than the
+/// opponent (so the colours it is told are checked); at `max_node 7` it reports a forced win
+/// and then thinks on for a minute, as a brain deepening a found mate may; at `max_node 9` it
+/// refuses the board.
+const FAKE_BRAIN: &str = r#"#!/bin/sh
+own=0; opp=0; nodes=0
+while read -r line; do
+  case "$line" in
+    "INFO max_node "*) nodes=${line#INFO max_node } ;;
+    *,*,1) own=$((own + 1)) ;;
+    *,*,2) opp=$((opp + 1)) ;;
+    DONE)
+      if [ "$nodes" = 7 ]; then echo "MESSAGE Depth 9 | Eval +M5 | Time 1ms"; sleep 60; fi
+      if [ "$nodes" = 9 ]; then echo "ERROR bad board"; continue; fi
+      echo "MESSAGE Depth 1 | Eval $(( (own - opp) * 100 )) | Node $nodes"
+      echo "7,7" ;;
+    END) exit 0 ;;
+  esac
+done
+"#;
+
+#[cfg(unix)]
+#[test]
+fn teach_relabels_positions_with_a_brains_judgement() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let brain = dir.path().join("pbrain-fake");
+    std::fs::write(&brain, FAKE_BRAIN).unwrap();
+    std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let positions = dir.path().join("positions.txt");
+    // White to move with one stone against two; black to move with two against two.
+    std::fs::write(&positions, "# from label\n0.5 h8 h9 i8\n-0.5 h8 h9 i8 i9\n").unwrap();
+    let out = dir.path().join("taught.txt");
+    let teach = |nodes: &str| {
+        let args = ["teach", positions.to_str().unwrap(), "--brain", brain.to_str().unwrap()];
+        train(&[&args[..], &["--nodes", nodes, "--timeout", "20", "--out", out.to_str().unwrap()]].concat())
+    };
+    let (ok, err) = teach("100");
+    assert!(ok && err.contains("labelled 2 positions"), "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    // A score of −100 at Rapfi's scale of 200 is tanh(−0.25).
+    assert_eq!(body, ["-0.245 h8 h9 i8", "0.000 h8 h9 i8 i9"]);
+    let (ok, err) = teach("7");
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("\n1.000 h8 h9 i8\n1.000 h8 h9 i8 i9\n"), "{text}");
+    let (ok, err) = teach("9");
+    assert!(!ok && err.contains("no position was labelled") && err.contains("ERROR bad board"), "{err}");
+    let (ok, err) =
+        train(&["teach", positions.to_str().unwrap(), "--brain", "/nonexistent/pbrain", "--out", "x"]);
+    assert!(!ok && err.contains("starting /nonexistent/pbrain"), "{err}");
+    let (ok, err) = teach("0");
+    assert!(!ok && err.contains("--nodes and --timeout must be at least 1"), "{err}");
+}

@@ -1,11 +1,12 @@
 //! `gomoku-train`: fits the Gomoku engine's evaluation tables to self-play results (see
 //! `ply_gomoku::train` and docs/gomoku.md). `play` writes self-play games, `label` draws
-//! positions like the search's leaves from them and labels them by a deeper search, `fit` fits
+//! positions like the search's leaves from them and labels them by a deeper search, `teach`
+//! relabels positions with another engine's judgement (a Gomocup brain's), `fit` fits
 //! tables to game and position files, `run` does rounds of play and fit, each round's players
 //! using the last round's tables.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
@@ -13,6 +14,7 @@ use ply_gomoku::EvalWeights;
 use ply_gomoku_tools::leaves::{
     LabelledPosition, Labelling, position_samples, positions_from_text, positions_to_text,
 };
+use ply_gomoku_tools::teacher::Teacher;
 use ply_gomoku_tools::train::{
     FitOptions, PlayedGame, SelfPlay, fit, games_from_text, games_to_text, log_loss, samples, value_loss,
 };
@@ -61,6 +63,30 @@ enum Command {
         #[arg(long)]
         weights: Option<PathBuf>,
         /// Worker threads (default: all cores).
+        #[arg(short = 't', long)]
+        threads: Option<usize>,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Positions relabelled by another engine: a Gomocup brain that reports its score as
+    /// `MESSAGE ... Eval N` (or `Eval +Mk` / `-Mk` for a forced result), at a node budget.
+    Teach {
+        /// Position files (`label`'s output): their values are replaced by the brain's.
+        #[arg(required = true)]
+        positions: Vec<PathBuf>,
+        /// The brain's executable (run from its own directory).
+        #[arg(long)]
+        brain: PathBuf,
+        /// Nodes the brain searches a position (`INFO max_node`).
+        #[arg(long, default_value_t = 100_000)]
+        nodes: u64,
+        /// The brain's score units per logistic unit (Rapfi: 200).
+        #[arg(long, default_value_t = 200.0)]
+        scale: f64,
+        /// Seconds a position may take before the brain is given up on.
+        #[arg(long, default_value_t = 30)]
+        timeout: u64,
+        /// Brains run at once (default: all cores).
         #[arg(short = 't', long)]
         threads: Option<usize>,
         #[arg(long)]
@@ -294,6 +320,44 @@ fn main() -> Result<()> {
             );
             let header = format!("# {command_line}\n");
             write(&out, &(header + &positions_to_text(&positions)))?;
+        }
+        Command::Teach { positions, brain, nodes, scale, timeout, threads, out } => {
+            if nodes == 0 || timeout == 0 || !(scale > 0.0 && scale.is_finite()) {
+                bail!("--nodes and --timeout must be at least 1 and --scale a positive number");
+            }
+            let positions = read_positions(&positions)?;
+            let teacher = Teacher { brain, nodes, scale, timeout: Duration::from_secs(timeout) };
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
+            let started = Instant::now();
+            let answers: Vec<Result<LabelledPosition>> =
+                pool.install(|| positions.par_iter().map(|p| teacher.label(p)).collect());
+            let mut labelled = Vec::new();
+            let mut failed = 0;
+            let mut first_failure = None;
+            for answer in answers {
+                match answer {
+                    Ok(p) => labelled.push(p),
+                    Err(e) => {
+                        failed += 1;
+                        first_failure.get_or_insert(format!("{e:#}"));
+                    }
+                }
+            }
+            if labelled.is_empty()
+                && let Some(first) = &first_failure
+            {
+                bail!("no position was labelled; the first failure: {first}");
+            }
+            // A brain may fail on a rare position (a full board, say): those are left out.
+            eprintln!(
+                "labelled {} positions ({} nodes each) in {:.1} s{}",
+                labelled.len(),
+                nodes,
+                started.elapsed().as_secs_f64(),
+                first_failure.map_or(String::new(), |e| format!("; {failed} failed, the first: {e}"))
+            );
+            let header = format!("# {command_line}\n");
+            write(&out, &(header + &positions_to_text(&labelled)))?;
         }
         Command::Fit { games, positions, fit: args, start, out } => {
             args.check()?;
