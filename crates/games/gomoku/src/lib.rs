@@ -118,7 +118,7 @@ impl GameDef for Board {
             ParamInfo::new(
                 "eval",
                 "learned",
-                "evaluation tables: learned (fitted to self-play) or hand (hand-set scores)",
+                "evaluation tables: learned (fitted by gomoku-train) or hand (hand-set scores)",
             ),
             ParamInfo::new(
                 "threads",

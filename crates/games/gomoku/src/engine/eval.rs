@@ -1,8 +1,9 @@
 //! The pattern-indexed evaluation: every empty candidate point is worth a table value for the
 //! combination of the four line shapes a stone there would make — one table for the side to
 //! move's points, one for the opponent's — and the position is worth their difference plus a
-//! bonus for having the move. The tables are fitted to self-play results by `gomoku-train`
-//! (crate `ply-gomoku-tools`, docs/gomoku.md) and shipped in `weights.txt`; `hand` rebuilds the
+//! bonus for having the move. The tables are fitted by `gomoku-train` (crate
+//! `ply-gomoku-tools`, docs/gomoku.md) to self-play results and then to a stronger engine's
+//! judgement of positions from self-play, and shipped in `weights.txt`; `hand` rebuilds the
 //! hand-set point scores the engine used before as tables of the same form.
 
 use std::sync::OnceLock;

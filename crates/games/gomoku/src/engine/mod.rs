@@ -86,7 +86,7 @@ pub struct EngineConfig {
 /// Which tables the evaluation reads (see `eval.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
-    /// Fitted to self-play results by `gomoku-train` (shipped in `engine/weights.txt`).
+    /// Fitted by `gomoku-train` (shipped in `engine/weights.txt`).
     #[default]
     Learned,
     /// The hand-set point scores at `attack` percent for the side to move.
