@@ -152,7 +152,7 @@ impl Teacher {
         }
     }
 
-    /// `positions` relabelled with the brain's values.
+    /// `position` with the brain's value in place of its own.
     pub fn label(&self, position: &LabelledPosition) -> Result<LabelledPosition> {
         let value = self.value(self.judge(&position.moves)?);
         Ok(LabelledPosition { moves: position.moves.clone(), value: (value * 1000.0).round() / 1000.0 })
