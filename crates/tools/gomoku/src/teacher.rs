@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use ply_gomoku::{Board, Rule, parse_board, point_to_xy_text};
@@ -80,12 +80,11 @@ impl Teacher {
             "INFO max_memory 67108864".to_string(),
             "BOARD".to_string(),
         ];
-        let to_move = board.to_move();
-        let mut replay = Board::new(15, Rule::Freestyle);
-        for &p in board.moves() {
-            let own = replay.to_move() == to_move;
+        // Colours alternate, so the side to move owns every other stone counting back from the last.
+        let stones = board.moves().len();
+        for (i, &p) in board.moves().iter().enumerate() {
+            let own = i % 2 == stones % 2;
             lines.push(format!("{},{}", point_to_xy_text(&board, p), if own { 1 } else { 2 }));
-            replay.place(p);
         }
         lines.push("DONE".to_string());
         let mut child = self.spawn()?;
@@ -112,10 +111,9 @@ impl Teacher {
     }
 
     fn converse(&self, child: &mut Child, lines: &[String]) -> Result<Judgement> {
-        let mut stdin = child.stdin.take().context("no stdin")?;
+        let stdin = child.stdin.as_mut().context("no stdin")?;
         stdin.write_all((lines.join("\n") + "\n").as_bytes())?;
         stdin.flush()?;
-        child.stdin = Some(stdin);
         let stdout = child.stdout.take().context("no stdout")?;
         // A reader thread, so that a brain that stops talking is given up on at the timeout.
         let (send, receive) = mpsc::channel();
@@ -127,10 +125,10 @@ impl Teacher {
                 }
             }
         });
-        let deadline = std::time::Instant::now() + self.timeout + Duration::from_secs(2);
+        let deadline = Instant::now() + self.timeout + Duration::from_secs(2);
         let mut last = None;
         loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let left = deadline.saturating_duration_since(Instant::now());
             let line = match receive.recv_timeout(left) {
                 Ok(line) => line,
                 Err(mpsc::RecvTimeoutError::Timeout) => bail!("no move within {:?}", self.timeout),
