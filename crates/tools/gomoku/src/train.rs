@@ -106,7 +106,16 @@ pub fn games_from_text(text: &str) -> Result<Vec<PlayedGame>, String> {
             "1-0" => Some(BLACK),
             "0-1" => Some(WHITE),
             "1/2" => None,
-            other => return Err(format!("line {}: unknown result '{other}' (1-0, 0-1 or 1/2)", n + 1)),
+            other => {
+                // A positions file (`label`'s, `teach`'s) starts each line with a value: easy to
+                // pass where games are read, as in `fit --positions a.txt b.txt`.
+                let hint = if other.parse::<f32>().is_ok() {
+                    "; this looks like a positions file: name each one with its own --positions"
+                } else {
+                    ""
+                };
+                return Err(format!("line {}: unknown result '{other}' (1-0, 0-1 or 1/2){hint}", n + 1));
+            }
         };
         let board = parse_board(&template, moves).map_err(|e| format!("line {}: {e}", n + 1))?;
         if board.winner() != winner || (winner.is_none() && !board.is_full()) {
@@ -365,6 +374,9 @@ mod tests {
         assert!(err.starts_with("line 2:") && err.contains("taken"), "{err}");
         let err = games_from_text("2-0 h8\n").unwrap_err();
         assert!(err.contains("unknown result '2-0'"), "{err}");
+        let err = games_from_text("0.250 h8 i9\n").unwrap_err();
+        assert!(err.contains("looks like a positions file"), "{err}");
+        assert!(!games_from_text("2-0 h8\n").unwrap_err().contains("positions"));
         let err = games_from_text("1-0 h8 a1 i8 a2 j8 a3 k8 a4 l8 | 2.0\n").unwrap_err();
         assert!(err.contains("'2.0' is not a value from -1 to 1"), "{err}");
         let err = games_from_text("1-0 h8 h9\n").unwrap_err();
