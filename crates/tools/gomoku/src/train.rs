@@ -108,9 +108,9 @@ pub fn games_from_text(text: &str) -> Result<Vec<PlayedGame>, String> {
             "1/2" => None,
             other => {
                 // A positions file (`label`'s, `teach`'s) starts each line with a value: easy to
-                // pass where games are read, as in `fit --positions a.txt b.txt`.
+                // pass where games are read, as in `fit --positions a.txt b.txt` or `label`.
                 let hint = if other.parse::<f32>().is_ok() {
-                    "; this looks like a positions file: name each one with its own --positions"
+                    "; this looks like a positions file (a value starts the line), not a game file"
                 } else {
                     ""
                 };
