@@ -3,8 +3,8 @@
 //! from its seed); every quiet position of those games — one the search would evaluate
 //! statically: no five to make or block, no winning threat for the side to move — becomes a
 //! sample, its features the count of each shape combination among the candidate points for the
-//! side to move and for the opponent, its target a blend of the game's result for the side to
-//! move and the value the players' search gave the position. A logistic model `P(win) = 1 / (1 + e^(-eval / scale))`, with `eval` the engine's own linear
+//! side to move and for the opponent and the position's threat mask, its target a blend of the
+//! game's result for the side to move and the value the players' search gave the position. A logistic model `P(win) = 1 / (1 + e^(-eval / scale))`, with `eval` the engine's own linear
 //! evaluation, is fitted by full-batch Adam on the log loss, pulled towards the starting tables
 //! so that rare combinations keep their old values. `gomoku-train` drives it.
 
@@ -13,7 +13,8 @@ use ply_core::{Budget, Limits};
 use rand::RngExt;
 
 use ply_gomoku::{
-    BLACK, Board, COMBOS, EMPTY, Engine, EngineConfig, EvalWeights, Rule, WHITE, board_to_text, parse_board,
+    BLACK, Board, COMBOS, EMPTY, Engine, EngineConfig, EvalWeights, Rule, THREAT_MASKS, WHITE, board_to_text,
+    parse_board,
 };
 
 /// How self-play games are made.
@@ -143,7 +144,7 @@ pub fn games_from_text(text: &str) -> Result<Vec<PlayedGame>, String> {
 #[derive(Clone, Debug)]
 pub struct Sample {
     /// The side to move's combinations over the candidate points, then the opponent's
-    /// (offset by [`COMBOS`]).
+    /// (offset by [`COMBOS`]), then the threat mask (offset by twice that) unless it is empty.
     pub features: Vec<u16>,
     /// 1 a win for the side to move, 0 a loss, ½ a draw; `None` for a position that is not
     /// from a played game (see `leaves.rs`), whose target is the searched value alone.
@@ -210,17 +211,24 @@ pub struct FitReport {
 
 /// Parameter `i`'s sign in the evaluation: the opponent's table is subtracted.
 fn sign(i: usize) -> f64 {
-    if i < COMBOS { 1.0 } else { -1.0 }
+    if (COMBOS..2 * COMBOS).contains(&i) { -1.0 } else { 1.0 }
 }
 
-/// The tables as the fit's parameters: the two tables, the tempo, then the colour's term (0
-/// to start with; see [`Sample::black_to_move`]).
+/// The tables as the fit's parameters: the two tables, the threat masks, the tempo, then the
+/// colour's term (0 to start with; see [`Sample::black_to_move`]).
 fn flatten(w: &EvalWeights) -> Vec<f64> {
-    w.mine.iter().chain(&w.theirs).map(|&v| f64::from(v)).chain([f64::from(w.tempo), 0.0]).collect()
+    w.mine
+        .iter()
+        .chain(&w.theirs)
+        .chain(&w.threats)
+        .map(|&v| f64::from(v))
+        .chain([f64::from(w.tempo), 0.0])
+        .collect()
 }
 
-const TEMPO: usize = 2 * COMBOS;
-const COLOUR: usize = 2 * COMBOS + 1;
+const THREATS: usize = 2 * COMBOS;
+const TEMPO: usize = THREATS + THREAT_MASKS;
+const COLOUR: usize = TEMPO + 1;
 
 fn colour_sign(s: &Sample) -> f64 {
     if s.black_to_move { 1.0 } else { -1.0 }
@@ -327,7 +335,8 @@ pub fn fit(samples: &[Sample], start: &EvalWeights, options: &FitOptions) -> (Ev
     let round = |x: f64| x.round() as i32;
     let fitted = EvalWeights {
         mine: params[..COMBOS].iter().map(|&x| round(x)).collect(),
-        theirs: params[COMBOS..2 * COMBOS].iter().map(|&x| round(x)).collect(),
+        theirs: params[COMBOS..THREATS].iter().map(|&x| round(x)).collect(),
+        threats: params[THREATS..TEMPO].iter().map(|&x| round(x)).collect(),
         tempo: round(params[TEMPO]),
     };
     (fitted, FitReport { scale, loss_before, loss_after, colour: params[COLOUR] })
@@ -390,7 +399,7 @@ mod tests {
         let samples = samples(&games);
         assert!(!samples.is_empty());
         for s in &samples {
-            assert!(s.features.iter().all(|&f| (f as usize) < 2 * COMBOS));
+            assert!(s.features.iter().all(|&f| (f as usize) < 2 * COMBOS + THREAT_MASKS));
             assert!([0.0, 0.5, 1.0].contains(&s.result.unwrap()));
         }
     }

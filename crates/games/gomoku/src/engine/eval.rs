@@ -1,13 +1,16 @@
 //! The pattern-indexed evaluation: every empty candidate point is worth a table value for the
 //! combination of the four line shapes a stone there would make — one table for the side to
 //! move's points, one for the opponent's — and the position is worth their difference plus a
-//! bonus for having the move. The tables are fitted by `gomoku-train` (crate
-//! `ply-gomoku-tools`, docs/gomoku.md) to self-play results and then to a stronger engine's
-//! judgement of positions from self-play, and shipped in `weights.txt`; `hand` rebuilds the
-//! hand-set point scores the engine used before as tables of the same form.
+//! bonus for having the move, plus a value for which threats either side could make somewhere
+//! (the threat mask, after Rapfi's classical evaluation: what no single point's value sees,
+//! such as a four for one side beside an open three for the other). The tables are fitted by
+//! `gomoku-train` (crate `ply-gomoku-tools`, docs/gomoku.md) to self-play results and then to
+//! a stronger engine's judgement of positions from self-play, and shipped in `weights.txt`;
+//! `hand` rebuilds the hand-set point scores the engine used before as tables of the same form.
 
 use std::sync::OnceLock;
 
+use super::position::PackedThreat;
 use crate::lines::Shape;
 
 /// Line shapes a stone can make in one direction (see [`Shape`]).
@@ -15,6 +18,44 @@ const SHAPES: usize = 9;
 
 /// Combinations of four shapes, order ignored: multisets of 4 out of 9, C(12, 4).
 pub const COMBOS: usize = 495;
+
+/// Threat masks: seven bits, see [`ThreatSummary::mask`].
+pub const THREAT_MASKS: usize = 128;
+
+/// The threats stones on a set of points would make, for the side to move and for the
+/// opponent, as ORed threat words (see [`PackedThreat::or`]): a few instructions a point, as a
+/// node's evaluation must be.
+#[derive(Clone, Copy, Default)]
+pub(super) struct ThreatSummary {
+    mine: PackedThreat,
+    my_doubles: PackedThreat,
+    theirs: PackedThreat,
+    their_doubles: PackedThreat,
+}
+
+impl ThreatSummary {
+    #[inline]
+    pub fn add(&mut self, mine: PackedThreat, theirs: PackedThreat) {
+        self.mine = self.mine.or(mine);
+        self.my_doubles = self.my_doubles.or(mine.double_threes_only());
+        self.theirs = self.theirs.or(theirs);
+        self.their_doubles = self.their_doubles.or(theirs.double_threes_only());
+    }
+
+    /// The threat mask: bits 0–2 the side to move's four, double open three and open three
+    /// somewhere (its winning threats are left out: the search never evaluates a position that
+    /// has one without a four to answer first), bits 3–6 the opponent's winning threat, four,
+    /// double open three and open three.
+    pub fn mask(&self) -> usize {
+        let side = |any: PackedThreat, doubles: PackedThreat| {
+            usize::from(any.winning())
+                | usize::from(any.has_four()) << 1
+                | usize::from(doubles.open_threes() != 0) << 2
+                | usize::from(any.open_threes() != 0) << 3
+        };
+        side(self.mine, self.my_doubles) >> 1 | side(self.theirs, self.their_doubles) << 3
+    }
+}
 
 /// The four shapes of an ordered index `s0 + 9 s1 + 81 s2 + 729 s3`, ascending, as the index
 /// `s3 + 9 s2 + 81 s1 + 729 s0` they read as when sorted (so that sorted quadruples in ascending
@@ -88,6 +129,7 @@ pub(super) fn combo(shapes: [u8; 4], side: usize) -> u16 {
 pub(super) struct ExpandedTables {
     pub mine: Box<[i16]>,
     pub theirs: Box<[i16]>,
+    pub threats: Box<[i32]>,
     pub tempo: i32,
 }
 
@@ -99,7 +141,13 @@ impl ExpandedTables {
                 .map(|&c| table[c as usize].clamp(i16::MIN.into(), i16::MAX.into()) as i16)
                 .collect()
         };
-        ExpandedTables { mine: expand(&weights.mine), theirs: expand(&weights.theirs), tempo: weights.tempo }
+        ExpandedTables {
+            mine: expand(&weights.mine),
+            theirs: expand(&weights.theirs),
+            // Every mask has a value, however the weights were made.
+            threats: (0..THREAT_MASKS).map(|k| weights.threats.get(k).copied().unwrap_or(0)).collect(),
+            tempo: weights.tempo,
+        }
     }
 }
 
@@ -118,6 +166,9 @@ pub struct EvalWeights {
     pub mine: Vec<i32>,
     /// A candidate point's worth to the opponent (subtracted), by combination.
     pub theirs: Vec<i32>,
+    /// The position's worth by its threat mask (see [`ThreatSummary::mask`]); fits leave the
+    /// empty mask's at 0, the tempo standing for it.
+    pub threats: Vec<i32>,
     /// Having the move.
     pub tempo: i32,
 }
@@ -130,6 +181,7 @@ impl EvalWeights {
         EvalWeights {
             mine: (0..COMBOS).map(|c| (score(c) * f64::from(attack) / 400.0).round() as i32).collect(),
             theirs: (0..COMBOS).map(|c| (score(c) / 4.0).round() as i32).collect(),
+            threats: vec![0; THREAT_MASKS],
             tempo: 20,
         }
     }
@@ -143,10 +195,17 @@ impl EvalWeights {
         })
     }
 
-    /// Reads the text form [`Self::to_text`] writes.
+    /// Reads the text form [`Self::to_text`] writes. Threat masks not listed are worth 0 (tables
+    /// from before the threat mask read as they were).
     pub fn parse(text: &str) -> Result<Self, String> {
-        let mut weights = EvalWeights { mine: vec![0; COMBOS], theirs: vec![0; COMBOS], tempo: 0 };
+        let mut weights = EvalWeights {
+            mine: vec![0; COMBOS],
+            theirs: vec![0; COMBOS],
+            threats: vec![0; THREAT_MASKS],
+            tempo: 0,
+        };
         let mut seen = vec![false; COMBOS];
+        let mut seen_masks = [false; THREAT_MASKS];
         let mut tempo = None;
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -158,6 +217,13 @@ impl EvalWeights {
             match fields.as_slice() {
                 ["tempo", value] => {
                     tempo = Some(value.parse().map_err(|_| at("a tempo that is not a number"))?)
+                }
+                ["threats", mine, theirs, value] => {
+                    let mask = mask_named(mine, theirs).map_err(|e| at(&e))?;
+                    if std::mem::replace(&mut seen_masks[mask], true) {
+                        return Err(at("a threat mask given twice"));
+                    }
+                    weights.threats[mask] = value.parse().map_err(|_| at("a value that is not a number"))?;
                 }
                 [shapes, mine, theirs] => {
                     let named: Vec<Shape> = shapes
@@ -172,7 +238,7 @@ impl EvalWeights {
                     weights.mine[c] = mine.parse().map_err(|_| at("a value that is not a number"))?;
                     weights.theirs[c] = theirs.parse().map_err(|_| at("a value that is not a number"))?;
                 }
-                _ => return Err(at("expected 'tempo N' or 'SHAPES MINE THEIRS'")),
+                _ => return Err(at("expected 'tempo N', 'SHAPES MINE THEIRS' or 'threats MINE THEIRS N'")),
             }
         }
         if let Some(missing) = seen.iter().position(|&s| !s) {
@@ -182,12 +248,17 @@ impl EvalWeights {
         Ok(weights)
     }
 
-    /// One line a combination, `shapes mine theirs`, under a header of `#` lines.
+    /// One line a combination, `shapes mine theirs`, then one a threat mask of nonzero worth,
+    /// `threats mine theirs value`, under a header of `#` lines.
     pub fn to_text(&self, header: &str) -> String {
         let mut out: String = header.lines().map(|l| format!("# {l}\n")).collect();
         out.push_str(&format!("tempo {}\n", self.tempo));
         for c in 0..COMBOS {
             out.push_str(&format!("{} {} {}\n", shapes_text(combo_shapes(c)), self.mine[c], self.theirs[c]));
+        }
+        for (mask, &value) in self.threats.iter().enumerate().filter(|(_, v)| **v != 0) {
+            let (mine, theirs) = mask_names(mask);
+            out.push_str(&format!("threats {mine} {theirs} {value}\n"));
         }
         out
     }
@@ -200,15 +271,62 @@ fn shape_named(name: &str) -> Option<Shape> {
     SHAPE_NAMES.iter().position(|&n| n == name).map(|i| crate::lines::SHAPES[i])
 }
 
+/// The threats a threat mask's bits name, for the side to move and for the opponent.
+const MINE_THREATS: [&str; 3] = ["four", "double3", "open3"];
+const THEIR_THREATS: [&str; 4] = ["winning", "four", "double3", "open3"];
+
+/// A threat mask as text: the side to move's threats and the opponent's, each a comma list or
+/// `none`.
+fn mask_names(mask: usize) -> (String, String) {
+    let names = |bits: usize, all: &[&str]| {
+        let set: Vec<&str> =
+            all.iter().enumerate().filter(|(i, _)| bits >> i & 1 == 1).map(|(_, n)| *n).collect();
+        if set.is_empty() { "none".to_string() } else { set.join(",") }
+    };
+    (names(mask & 7, &MINE_THREATS), names(mask >> 3, &THEIR_THREATS))
+}
+
+fn mask_named(mine: &str, theirs: &str) -> Result<usize, String> {
+    let bits = |list: &str, all: &[&str], whose: &str| -> Result<usize, String> {
+        if list == "none" {
+            return Ok(0);
+        }
+        list.split(',').try_fold(0, |bits, name| match all.iter().position(|n| *n == name) {
+            Some(i) => Ok(bits | 1 << i),
+            None => Err(format!("unknown threat '{name}' for {whose} (one of {}, or none)", all.join(", "))),
+        })
+    };
+    Ok(bits(mine, &MINE_THREATS, "the side to move")? | bits(theirs, &THEIR_THREATS, "the opponent")? << 3)
+}
+
 fn shapes_text(shapes: [Shape; 4]) -> String {
     shapes.map(|s| SHAPE_NAMES[s as usize]).join(",")
 }
 
 impl super::Engine {
+    /// The threat mask of `candidates` (see [`ThreatSummary::mask`]) with side `m` (0 black, 1
+    /// white) to move and `t` the opponent. Under renju black's double threats may be
+    /// forbidden points: black's threats at such a point are left out rather than checked.
+    pub(super) fn threat_mask(&self, candidates: super::PointSet, m: usize, t: usize) -> usize {
+        let renju = self.rule == crate::board::Rule::Renju;
+        let mut summary = ThreatSummary::default();
+        candidates.for_each(|p| {
+            let threats = self.lines[p].threats;
+            let (mut mine, mut theirs) = (threats[m], threats[t]);
+            if renju && threats[0].risky() {
+                let black = if m == 0 { &mut mine } else { &mut theirs };
+                *black = PackedThreat::default();
+            }
+            summary.add(mine, theirs);
+        });
+        summary.mask()
+    }
+
     /// For fitting the tables: the features [`Self::evaluate`] would read in `board` — the side
     /// to move's combination at each candidate point, then the opponent's offset by
-    /// [`COMBOS`] — or `None` when the search would not evaluate it statically (a five to make
-    /// or to stop, or a winning threat for the side to move).
+    /// [`COMBOS`], then the threat mask offset by twice that when it is not empty — or `None`
+    /// when the search would not evaluate it statically (a five to make or to stop, or a
+    /// winning threat for the side to move).
     pub fn quiet_features(&mut self, board: &crate::board::Board) -> Option<Vec<u16>> {
         self.load(board);
         let me = self.to_move();
@@ -220,11 +338,15 @@ impl super::Engine {
         if self.any_threat(self.winning[m] & candidates, me, |t| t.winning) {
             return None;
         }
-        let mut features = Vec::with_capacity(2 * candidates.len());
+        let mut features = Vec::with_capacity(2 * candidates.len() + 1);
         for p in candidates {
             let shapes = self.lines[p as usize].shapes;
             features.push(combo(shapes, m));
             features.push(COMBOS as u16 + combo(shapes, t));
+        }
+        let mask = self.threat_mask(candidates, m, t);
+        if mask != 0 {
+            features.push((2 * COMBOS + mask) as u16);
         }
         Some(features)
     }
@@ -250,16 +372,25 @@ mod tests {
         assert!(seen.iter().all(|&n| n > 0), "every combination occurs");
     }
 
+    /// Tables with every threat mask worth something, so that the mask's term shows.
+    fn with_threat_values() -> EvalWeights {
+        let mut weights = EvalWeights::learned().clone();
+        weights.threats = (0..THREAT_MASKS as i32).map(|k| if k == 0 { 0 } else { 3 * k - 190 }).collect();
+        weights
+    }
+
     #[test]
     fn the_evaluation_is_the_tables_over_the_quiet_features() {
         use crate::board::{Board, Rule};
         use ply_core::rng::rng_from_seed;
         use rand::RngExt;
         let mut rng = rng_from_seed(4);
-        let weights = EvalWeights::learned();
-        let mut engine =
-            super::super::Engine::new(super::super::EngineConfig { tt_bits: 10, ..Default::default() });
-        let mut checked = 0;
+        let weights = with_threat_values();
+        let mut engine = super::super::Engine::with_weights(
+            super::super::EngineConfig { tt_bits: 10, ..Default::default() },
+            &weights,
+        );
+        let (mut checked, mut masks) = (0, std::collections::BTreeSet::new());
         for _ in 0..200 {
             let mut board = Board::new(15, Rule::Freestyle);
             for _ in 0..rng.random_range(4..30) {
@@ -278,7 +409,14 @@ mod tests {
                     .iter()
                     .map(|&f| {
                         let f = f as usize;
-                        if f < COMBOS { weights.mine[f] } else { -weights.theirs[f - COMBOS] }
+                        if f < COMBOS {
+                            weights.mine[f]
+                        } else if f < 2 * COMBOS {
+                            -weights.theirs[f - COMBOS]
+                        } else {
+                            masks.insert(f - 2 * COMBOS);
+                            weights.threats[f - 2 * COMBOS]
+                        }
                     })
                     .sum::<i32>();
             let me = engine.to_move();
@@ -286,6 +424,27 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 100, "{checked} quiet positions");
+        assert!(masks.len() > 5, "threat masks seen: {masks:?}");
+    }
+
+    #[test]
+    fn the_threat_mask_sees_an_open_three_for_the_opponent() {
+        use crate::board::{Board, Rule};
+        // Black's open three h8-j8, white's two lone stones, white to move: black could make
+        // a four (f8, g8, k8, l8), and an open four, a winning threat (g8, k8); white nothing.
+        let board =
+            crate::notation::parse_board(&Board::new(15, Rule::Freestyle), "h8 a15 i8 o1 j8").unwrap();
+        let mut engine =
+            super::super::Engine::new(super::super::EngineConfig { tt_bits: 10, ..Default::default() });
+        let features = engine.quiet_features(&board).unwrap();
+        let mask = mask_named("none", "winning,four").unwrap();
+        assert_eq!(features.last().map(|&f| f as usize), Some(2 * COMBOS + mask));
+        assert_eq!(mask_names(mask), ("none".to_string(), "winning,four".to_string()));
+        // Black to move after a white stone far away: now it is black's four, double three
+        // never, and white's nothing.
+        let board = crate::notation::parse_board(&board, "h8 a15 i8 o1 j8 o15").unwrap();
+        let features = engine.quiet_features(&board);
+        assert_eq!(features, None, "black's open four is a winning threat: not quiet");
     }
 
     #[test]
@@ -299,6 +458,8 @@ mod tests {
         );
         let hand = EvalWeights::hand(130);
         assert_eq!(EvalWeights::parse(&hand.to_text("")).unwrap(), hand);
+        let threats = with_threat_values();
+        assert_eq!(EvalWeights::parse(&threats.to_text("")).unwrap(), threats);
     }
 
     #[test]
@@ -314,6 +475,10 @@ mod tests {
             (good.replace("none,none,none,none 0 0", "none,none,none,none x 0"), "not a number"),
             (good.replace("none,none,none,none 0 0", "none,none,none 0 0"), "not four shapes"),
             (format!("{good}none,none,none,none 1 1\n"), "given twice"),
+            (format!("{good}threats four none 5\nthreats four none 6\n"), "threat mask given twice"),
+            (format!("{good}threats five none 5\n"), "unknown threat 'five' for the side to move"),
+            (format!("{good}threats none open4 5\n"), "unknown threat 'open4' for the opponent"),
+            (format!("{good}threats none none x\n"), "not a number"),
         ];
         for (text, expected) in cases {
             let err = EvalWeights::parse(&text).unwrap_err();

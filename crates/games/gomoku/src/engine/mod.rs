@@ -19,7 +19,8 @@ use ply_core::{Agent, Clock, Decision, Game, Limits, SearchInfo};
 
 use crate::board::{BLACK, Board, CELLS, DIRECTIONS, EMPTY, Point, Rule, STRIDE, WALL, WHITE, ZOBRIST};
 use crate::lines::{PairTable, Shape, key_shift};
-pub use eval::{COMBOS, EvalWeights};
+use eval::ThreatSummary;
+pub use eval::{COMBOS, EvalWeights, THREAT_MASKS};
 
 pub(crate) use point_set::PointSet;
 use position::PackedThreat;

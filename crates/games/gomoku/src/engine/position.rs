@@ -95,6 +95,20 @@ impl PackedThreat {
         self.0 & 15 << 16 != 0
     }
 
+    /// Two threats' words ORed: a flag is set, or a count nonzero, when either's is (the
+    /// counts themselves mean nothing after it).
+    #[inline]
+    pub fn or(self, other: PackedThreat) -> PackedThreat {
+        PackedThreat(self.0 | other.0)
+    }
+
+    /// The threat cut to the bits of its open-three count that are set only from two up, so
+    /// that ORed over points its count is nonzero when some point makes two open threes.
+    #[inline]
+    pub fn double_threes_only(self) -> PackedThreat {
+        PackedThreat(self.0 & 14 << 20)
+    }
+
     pub fn unpack(self) -> PointThreat {
         PointThreat {
             five: self.five(),

@@ -21,18 +21,25 @@ impl Engine {
     }
 
     /// The static value for the side to move: the tables' worth of each candidate point to
-    /// either side (see `eval.rs`), and the move.
+    /// either side, of the threats either could make (see `eval.rs`), and the move.
     pub(super) fn evaluate(&mut self, candidates: PointSet, me: u8) -> i32 {
         let (m, t) = (me as usize - 1, 2 - me as usize);
         let (mine, theirs) = (&self.tables.mine[..], &self.tables.theirs[..]);
         let mut score = self.tables.tempo;
         let mut risky = false;
+        let mut threats = ThreatSummary::default();
         candidates.for_each(|p| {
             let index = self.lines[p].shape_index;
             score += i32::from(mine[index[m] as usize]) - i32::from(theirs[index[t] as usize]);
-            risky |= self.lines[p].threats[0].risky();
+            let point = self.lines[p].threats;
+            risky |= point[0].risky();
+            threats.add(point[m], point[t]);
         });
-        if risky && self.rule == Rule::Renju {
+        let renju_risky = risky && self.rule == Rule::Renju;
+        // Black's threats on points that may be forbidden do not count (see `threat_mask`).
+        let mask = if renju_risky { self.threat_mask(candidates, m, t) } else { threats.mask() };
+        score += self.tables.threats[mask];
+        if renju_risky {
             // A forbidden point is worth nothing to black.
             for p in candidates {
                 if self.lines[p as usize].threats[0].risky() && self.threat(p, BLACK).forbidden {
