@@ -4,7 +4,8 @@
 //! statically: no five to make or block, no winning threat for the side to move — becomes a
 //! sample, its features the count of each shape combination among the candidate points for the
 //! side to move and for the opponent and the position's threat mask, its target a blend of the
-//! game's result for the side to move and the value the players' search gave the position. A logistic model `P(win) = 1 / (1 + e^(-eval / scale))`, with `eval` the engine's own linear
+//! game's result for the side to move and the value the players' search gave the position. A
+//! logistic model `P(win) = 1 / (1 + e^(-eval / scale))`, with `eval` the engine's own linear
 //! evaluation, is fitted by full-batch Adam on the log loss, pulled towards the starting tables
 //! so that rare combinations keep their old values. `gomoku-train` drives it.
 

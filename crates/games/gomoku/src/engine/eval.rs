@@ -440,8 +440,8 @@ mod tests {
         let mask = mask_named("none", "winning,four").unwrap();
         assert_eq!(features.last().map(|&f| f as usize), Some(2 * COMBOS + mask));
         assert_eq!(mask_names(mask), ("none".to_string(), "winning,four".to_string()));
-        // Black to move after a white stone far away: now it is black's four, double three
-        // never, and white's nothing.
+        // Black to move after a white stone far away: black's own open four to make is a
+        // winning threat, which the search answers before it evaluates, so there is no mask.
         let board = crate::notation::parse_board(&board, "h8 a15 i8 o1 j8 o15").unwrap();
         let features = engine.quiet_features(&board);
         assert_eq!(features, None, "black's open four is a winning threat: not quiet");
