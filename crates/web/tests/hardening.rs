@@ -38,6 +38,7 @@ async fn agent_specs_from_the_network_are_capped() {
         ("connect4", "mcts:nodes=4000000000", "nodes=4000000000"),
         ("einstein", "expectimax:net=/etc/passwd", "'/etc/passwd' names a file"),
         ("einstein", "mcts:policy=net,net=/dev/zero", "'/dev/zero' names a file"),
+        ("gomoku", "alphabeta:weights=/etc/passwd", "'/etc/passwd' names a file"),
     ] {
         let (status, err) =
             post(&app, "/api/games", json!({"game": game, "sides": [human(), ai(agent)]})).await;

@@ -19,6 +19,8 @@ pub use lines::Shape;
 pub use notation::{board_to_text, parse_board, point_to_xy_text, winning_line};
 pub use renju::is_forbidden;
 
+use std::sync::Arc;
+
 use ply_core::rng::Rng;
 use ply_core::{AgentFactory, BenchCase, Error, Game, GameDef, ParamInfo, Params, Resource};
 use ply_search::{NeutralEval, UniformRollout, factories};
@@ -121,6 +123,12 @@ impl GameDef for Board {
                 "evaluation tables: learned (fitted by gomoku-train) or hand (hand-set scores)",
             ),
             ParamInfo::new(
+                "weights",
+                "shipped",
+                "eval=learned: the tables, 'shipped' (built in) or a file written by gomoku-train fit",
+            )
+            .costs(Resource::File { builtin: &["shipped"] }),
+            ParamInfo::new(
                 "threads",
                 EngineConfig::default().threads,
                 "threads searching together (Lazy SMP, one shared table); more than 1 does not replay exactly",
@@ -149,9 +157,12 @@ impl GameDef for Board {
                         counter_threes: p.get_in("counter", 0..=4)?,
                         time_share: p.get_in("spend", 1..=90)?,
                         attack: p.get_in("attack", 0..=1000)?,
-                        evaluation: match p.get_choice("eval", &["learned", "hand"])? {
-                            "hand" => Evaluation::Hand,
-                            _ => Evaluation::Learned,
+                        evaluation: match (p.get_choice("eval", &["learned", "hand"])?, p.raw("weights")) {
+                            ("hand", _) => Evaluation::Hand,
+                            (_, "shipped") => Evaluation::Learned,
+                            (_, path) => {
+                                Evaluation::Tables(Arc::new(EvalWeights::load(path).map_err(Error::spec)?))
+                            }
                         },
                         threads: p.get_in("threads", 1..=Engine::MAX_THREADS)?,
                     };

@@ -91,14 +91,29 @@ pub fn games_to_text(games: &[PlayedGame]) -> String {
         .collect()
 }
 
-/// Reads [`games_to_text`]'s form; `#` lines are comments. Each game is replayed, so a bad
-/// move or a result the moves do not give is an error naming the line.
+/// Reads [`games_to_text`]'s form; `#` lines are comments. A line that starts with `{` is a
+/// game record of `ply match gomoku ... --out` (freestyle 15×15): its moves, no values, and
+/// only the first of identical games (the two games of an opening pair are one game twice when
+/// both sides search alike). Each game is replayed, so a bad move or a result the moves do not
+/// give is an error naming the line.
 pub fn games_from_text(text: &str) -> Result<Vec<PlayedGame>, String> {
     let template = Board::new(15, Rule::Freestyle);
     let mut games = Vec::new();
+    let mut recorded = std::collections::HashSet::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if line.starts_with('{') {
+            let moves = record_moves(line).map_err(|e| format!("line {}: {e}", n + 1))?;
+            let board = parse_board(&template, &moves).map_err(|e| format!("line {}: {e}", n + 1))?;
+            if board.winner().is_none() && !board.is_full() {
+                return Err(format!("line {}: the game ended without a five or a full board", n + 1));
+            }
+            if recorded.insert(moves.clone()) {
+                games.push(PlayedGame { moves, winner: board.winner(), values: Vec::new() });
+            }
             continue;
         }
         let (result, rest) = line.split_once(' ').unwrap_or((line, ""));
@@ -139,6 +154,21 @@ pub fn games_from_text(text: &str) -> Result<Vec<PlayedGame>, String> {
         games.push(PlayedGame { moves: moves.to_string(), winner, values });
     }
     Ok(games)
+}
+
+/// The moves of a `ply match` game record, checked to be a game of freestyle 15×15.
+fn record_moves(line: &str) -> Result<String, String> {
+    let record: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| format!("not a game record of ply match: {e}"))?;
+    if record["game"] != "gomoku" {
+        return Err(format!("a record of game {}, not of gomoku", record["game"]));
+    }
+    if let Some(options) = record["options"].as_str().filter(|o| !o.is_empty()) {
+        return Err(format!("a game with options '{options}'; only freestyle 15x15 is read"));
+    }
+    let actions = record["actions"].as_array().ok_or("a game record without its actions")?;
+    let moves: Option<Vec<&str>> = actions.iter().map(|a| a.as_str()).collect();
+    Ok(moves.ok_or("a game record whose actions are not text")?.join(" "))
 }
 
 /// A quiet position's features and result.
@@ -376,6 +406,24 @@ mod tests {
         assert_ne!(games[0].moves, games[1].moves, "games differ by index");
         assert_eq!(games_from_text(&games_to_text(&games)).unwrap(), games);
         assert!(games.iter().all(|g| g.values.iter().flatten().count() > 0), "searched moves have values");
+    }
+
+    #[test]
+    fn match_records_are_read_once_each() {
+        let won = r#"{"game":"gomoku","options":"","index":0,"seats":["a","b"],"actions":["h8","a1","i8","a2","j8","a3","k8","a4","l8"],"scores":[1.0,0.0]}"#;
+        let other = won.replace("\"a4\",\"l8\"", "\"a4\",\"g8\"");
+        let games = games_from_text(&format!("{won}\n{won}\n{other}\n")).unwrap();
+        assert_eq!(games.len(), 2, "the second copy of a game is left out");
+        assert_eq!((games[0].winner, games[1].winner), (Some(BLACK), Some(BLACK)));
+        assert_eq!(games[1].moves, "h8 a1 i8 a2 j8 a3 k8 a4 g8");
+        let unfinished = won.replace(",\"l8\"", "");
+        let err = games_from_text(&unfinished).unwrap_err();
+        assert!(err.starts_with("line 1:") && err.contains("without a five"), "{err}");
+        let err = games_from_text(&won.replace("\"options\":\"\"", "\"options\":\"size=19\"")).unwrap_err();
+        assert!(err.contains("options 'size=19'"), "{err}");
+        let err = games_from_text(&won.replace("gomoku", "connect4")).unwrap_err();
+        assert!(err.contains("not of gomoku"), "{err}");
+        assert!(games_from_text("{ nonsense").unwrap_err().contains("not a game record"));
     }
 
     #[test]

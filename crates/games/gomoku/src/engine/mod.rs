@@ -85,13 +85,16 @@ pub struct EngineConfig {
 }
 
 /// Which tables the evaluation reads (see `eval.rs`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum Evaluation {
     /// Fitted by `gomoku-train` (shipped in `engine/weights.txt`).
     #[default]
     Learned,
     /// The hand-set point scores at `attack` percent for the side to move.
     Hand,
+    /// Tables of the same form read from elsewhere (a file `gomoku-train fit` wrote), so that a
+    /// fit can be played against the shipped tables without a build of its own.
+    Tables(Arc<EvalWeights>),
 }
 
 impl Default for EngineConfig {
@@ -233,9 +236,10 @@ impl Engine {
     pub const TT_ENTRY_BYTES: u64 = SharedTable::ENTRY_BYTES;
 
     pub fn new(config: EngineConfig) -> Self {
-        match config.evaluation {
+        match &config.evaluation {
             Evaluation::Learned => Engine::with_weights(config, EvalWeights::learned()),
             Evaluation::Hand => Engine::with_weights(config.clone(), &EvalWeights::hand(config.attack)),
+            Evaluation::Tables(weights) => Engine::with_weights(config.clone(), &Arc::clone(weights)),
         }
     }
 
