@@ -9,6 +9,20 @@ use crate::error::Error;
 use crate::params::{ParamInfo, Params};
 use crate::spec::AgentSpec;
 
+/// The bytes of a file a [`Resource::File`] parameter names, refused unread beyond `max_bytes`
+/// so that a path like /dev/zero cannot fill the memory; errors name the file as `what`.
+pub fn read_file_capped(path: &str, what: &str, max_bytes: u64) -> Result<Vec<u8>, Error> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(max_bytes + 1).read_to_end(&mut bytes))
+        .map_err(|e| Error::spec(format!("cannot read {what} '{path}': {e}")))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(Error::spec(format!("{what} '{path}' is larger than {max_bytes} bytes")));
+    }
+    Ok(bytes)
+}
+
 /// What a parameter's value stands for, in machine resources.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resource {

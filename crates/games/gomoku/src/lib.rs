@@ -160,9 +160,7 @@ impl GameDef for Board {
                         evaluation: match (p.get_choice("eval", &["learned", "hand"])?, p.raw("weights")) {
                             ("hand", _) => Evaluation::Hand,
                             (_, "shipped") => Evaluation::Learned,
-                            (_, path) => {
-                                Evaluation::Tables(Arc::new(EvalWeights::load(path).map_err(Error::spec)?))
-                            }
+                            (_, path) => Evaluation::Tables(Arc::new(EvalWeights::load(path)?)),
                         },
                         threads: p.get_in("threads", 1..=Engine::MAX_THREADS)?,
                     };

@@ -32,13 +32,7 @@ const MAX_FILE: u64 = 16 << 20;
 
 /// A network from a file.
 pub fn load(path: &str) -> Result<ValueNet, Error> {
-    use std::io::Read;
-    let cannot = |e: std::io::Error| Error::spec(format!("cannot read network '{path}': {e}"));
-    let mut bytes = Vec::new();
-    std::fs::File::open(path).and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes)).map_err(cannot)?;
-    if bytes.len() as u64 > MAX_FILE {
-        return Err(Error::spec(format!("network '{path}' is larger than {MAX_FILE} bytes")));
-    }
+    let bytes = ply_core::resource::read_file_capped(path, "network", MAX_FILE)?;
     ValueNet::from_bytes(&bytes).map_err(|e| e.context(format!("network '{path}'")))
 }
 

@@ -197,18 +197,13 @@ impl EvalWeights {
 
     /// Tables from a file in the text form (what `gomoku-train fit --out` writes), or what is
     /// wrong with it.
-    pub fn load(path: &str) -> Result<Self, String> {
-        use std::io::Read;
+    pub fn load(path: &str) -> Result<Self, ply_core::Error> {
         // The shipped tables take about 18 KB; anything far larger is not a tables file.
         const MAX_FILE: u64 = 1 << 20;
-        let mut text = String::new();
-        std::fs::File::open(path)
-            .and_then(|file| file.take(MAX_FILE + 1).read_to_string(&mut text))
-            .map_err(|e| format!("cannot read tables '{path}': {e}"))?;
-        if text.len() as u64 > MAX_FILE {
-            return Err(format!("tables '{path}' are larger than {MAX_FILE} bytes"));
-        }
-        Self::parse(&text).map_err(|e| format!("tables '{path}': {e}"))
+        let bytes = ply_core::resource::read_file_capped(path, "tables", MAX_FILE)?;
+        let text =
+            String::from_utf8(bytes).map_err(|e| ply_core::Error::spec(format!("tables '{path}': {e}")))?;
+        Self::parse(&text).map_err(|e| ply_core::Error::spec(format!("tables '{path}': {e}")))
     }
 
     /// Reads the text form [`Self::to_text`] writes. Threat masks not listed are worth 0 (tables

@@ -239,7 +239,7 @@ impl Engine {
         match &config.evaluation {
             Evaluation::Learned => Engine::with_weights(config, EvalWeights::learned()),
             Evaluation::Hand => Engine::with_weights(config.clone(), &EvalWeights::hand(config.attack)),
-            Evaluation::Tables(weights) => Engine::with_weights(config.clone(), &Arc::clone(weights)),
+            Evaluation::Tables(weights) => Engine::with_weights(config.clone(), weights),
         }
     }
 
