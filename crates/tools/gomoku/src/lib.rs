@@ -2,5 +2,6 @@
 //! self-play (docs/gomoku.md, "The learned evaluation").
 
 pub mod leaves;
+pub mod sgf;
 pub mod teacher;
 pub mod train;

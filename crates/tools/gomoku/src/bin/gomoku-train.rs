@@ -14,6 +14,7 @@ use ply_gomoku::EvalWeights;
 use ply_gomoku_tools::leaves::{
     LabelledPosition, Labelling, position_samples, positions_from_text, positions_to_text,
 };
+use ply_gomoku_tools::sgf::games_from_sgf;
 use ply_gomoku_tools::teacher::Teacher;
 use ply_gomoku_tools::train::{
     FitOptions, PlayedGame, SelfPlay, fit, games_from_text, games_to_text, log_loss, samples, value_loss,
@@ -41,7 +42,8 @@ enum Command {
     },
     /// Positions drawn from games by short walks, labelled by the engine's search.
     Label {
-        /// Game files (`play`'s output) to draw positions from.
+        /// Game files to draw positions from: `play`'s output, `ply match --out` records, or SGF
+        /// from a match manager (c-gomoku-cli's `-sgf`).
         #[arg(required = true)]
         games: Vec<PathBuf>,
         /// Positions drawn from each game.
@@ -94,7 +96,7 @@ enum Command {
     },
     /// Fits tables to game and position files and writes them.
     Fit {
-        /// Game files (`play`'s output).
+        /// Game files: `play`'s output, `ply match --out` records, or SGF from a match manager.
         games: Vec<PathBuf>,
         /// Position files (`label`'s output): each position's target is its searched value.
         #[arg(long)]
@@ -271,7 +273,20 @@ fn read_games(paths: &[PathBuf]) -> Result<Vec<PlayedGame>> {
     let mut games = Vec::new();
     for path in paths {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        games.extend(games_from_text(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?);
+        let error = |e: String| anyhow::anyhow!("{}: {e}", path.display());
+        if text.trim_start().starts_with('(') {
+            let read = games_from_sgf(&text).map_err(error)?;
+            if read.unfinished > 0 {
+                eprintln!(
+                    "{}: skipped {} games that ended without a five or a full board",
+                    path.display(),
+                    read.unfinished
+                );
+            }
+            games.extend(read.games);
+        } else {
+            games.extend(games_from_text(&text).map_err(error)?);
+        }
     }
     Ok(games)
 }
