@@ -11,9 +11,7 @@ fn the_kept_position_files_parse_and_name_their_commands() {
     assert!(!files.is_empty(), "no position files in {}", dir.display());
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        for step in
-            ["# games: ply match gomoku", "# positions: gomoku-train label", "# values: gomoku-train teach"]
-        {
+        for step in ["# games: ", "# positions: gomoku-train label", "# values: gomoku-train teach"] {
             assert!(text.contains(step), "{} does not say '{step}'", file.display());
         }
         let positions = positions_from_text(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
