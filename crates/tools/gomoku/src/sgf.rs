@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use ply_gomoku::{Board, Rule, board_to_text, parse_board};
+use ply_gomoku::{Board, Rule, parse_board};
 
 use crate::train::PlayedGame;
 
@@ -33,10 +33,9 @@ pub fn games_from_sgf(text: &str) -> Result<SgfGames, String> {
         match board.winner() {
             Some(winner) => {
                 let colour = if winner == ply_gomoku::BLACK { 'B' } else { 'W' };
-                if claimed.as_deref().is_some_and(|re| !re.starts_with(colour)) {
+                if let Some(re) = claimed.filter(|re| !re.starts_with(colour)) {
                     return Err(at(format!(
-                        "RE[{}] disagrees with the moves, which give {} a five",
-                        claimed.unwrap_or_default(),
+                        "RE[{re}] disagrees with the moves, which give {} a five",
                         if colour == 'B' { "black" } else { "white" }
                     )));
                 }
@@ -47,7 +46,7 @@ pub fn games_from_sgf(text: &str) -> Result<SgfGames, String> {
                 continue;
             }
         }
-        let moves = board_to_text(&board);
+        // `moves` is already in Ply's notation, as `board_to_text` would write it.
         if seen.insert(moves.clone()) {
             read.games.push(PlayedGame { moves, winner: board.winner(), values: Vec::new() });
         }
