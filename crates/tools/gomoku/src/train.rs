@@ -7,16 +7,19 @@
 //! game's result for the side to move and the value the players' search gave the position. A
 //! logistic model `P(win) = 1 / (1 + e^(-eval / scale))`, with `eval` the engine's own linear
 //! evaluation, is fitted by full-batch Adam on the log loss, pulled towards the starting tables
-//! so that rare combinations keep their old values. `gomoku-train` drives it.
+//! so that rare combinations keep their old values; or, with a hidden layer, by Adam over batches
+//! (`hidden.rs`). `gomoku-train` drives it.
 
 use ply_core::rng::{derive_seed, rng_from_seed};
 use ply_core::{Budget, Limits};
 use rand::RngExt;
 
 use ply_gomoku::{
-    BLACK, Board, COMBOS, EMPTY, Engine, EngineConfig, EvalWeights, Rule, THREAT_MASKS, WHITE, board_to_text,
-    parse_board,
+    BLACK, Board, COMBOS, EMPTY, Engine, EngineConfig, EvalWeights, HiddenLayer, Rule, THREAT_MASKS, WHITE,
+    board_to_text, parse_board,
 };
+
+use crate::hidden::{HiddenOptions, fit_hidden};
 
 /// How self-play games are made.
 #[derive(Clone, Debug)]
@@ -227,6 +230,9 @@ pub struct FitOptions {
     pub result_weight: f64,
     /// Score units per logistic unit; `None`: chosen to fit the starting tables to the results.
     pub scale: Option<f64>,
+    /// Fit a hidden layer with the tables (`hidden.rs`): then `epochs` and `learning_rate` are
+    /// these options', not the ones above.
+    pub hidden: Option<HiddenOptions>,
 }
 
 /// What a fit did.
@@ -271,17 +277,25 @@ fn linear(params: &[f64], s: &Sample) -> f64 {
         + s.features.iter().map(|&f| sign(f as usize) * params[f as usize]).sum::<f64>()
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub(crate) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Mean log loss of `params` over `samples` at `scale`, against `targets` (one a sample).
-fn loss(params: &[f64], samples: &[Sample], targets: &[f64], scale: f64) -> f64 {
+/// Mean log loss of `params` (and a hidden layer's value beside them) over `samples` at
+/// `scale`, against `targets` (one a sample).
+fn loss_with(
+    params: &[f64],
+    hidden: Option<&HiddenLayer>,
+    samples: &[Sample],
+    targets: &[f64],
+    scale: f64,
+) -> f64 {
     let total: f64 = samples
         .iter()
         .zip(targets)
         .map(|(s, &y)| {
-            let p = sigmoid(linear(params, s) / scale).clamp(1e-9, 1.0 - 1e-9);
+            let layer = hidden.map_or(0.0, |layer| f64::from(layer.value(&s.features)));
+            let p = sigmoid((linear(params, s) + layer) / scale).clamp(1e-9, 1.0 - 1e-9);
             -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
         })
         .sum();
@@ -314,16 +328,17 @@ fn targets(samples: &[Sample], scale: f64, result_weight: f64) -> Vec<f64> {
         .collect()
 }
 
-/// The scale at which `params` best predict the results of `samples`: a golden-section
-/// search over 10..10000 score units, on its logarithm.
-fn best_scale(params: &[f64], samples: &[Sample]) -> f64 {
+/// The scale at which `params` (and `hidden`) best predict the results of `samples`: a
+/// golden-section search over 10..10000 score units, on its logarithm.
+fn best_scale(params: &[f64], hidden: Option<&HiddenLayer>, samples: &[Sample]) -> f64 {
     let (samples, outcomes) = with_results(samples);
     let (mut lo, mut hi) = (10f64.ln(), 10_000f64.ln());
     let golden = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..40 {
         let a = hi - golden * (hi - lo);
         let b = lo + golden * (hi - lo);
-        if loss(params, &samples, &outcomes, a.exp()) < loss(params, &samples, &outcomes, b.exp()) {
+        let at = |scale: f64| loss_with(params, hidden, &samples, &outcomes, scale);
+        if at(a.exp()) < at(b.exp()) {
             hi = b;
         } else {
             lo = a;
@@ -336,9 +351,20 @@ fn best_scale(params: &[f64], samples: &[Sample]) -> f64 {
 /// links score units to odds is given, or chosen first for `start`, and held.
 pub fn fit(samples: &[Sample], start: &EvalWeights, options: &FitOptions) -> (EvalWeights, FitReport) {
     let start_params = flatten(start);
-    let scale = options.scale.unwrap_or_else(|| best_scale(&start_params, samples));
+    let layer = start.hidden.as_ref();
+    let scale = options.scale.unwrap_or_else(|| best_scale(&start_params, layer, samples));
     let targets = targets(samples, scale, options.result_weight);
-    let loss_before = loss(&start_params, samples, &targets, scale);
+    let loss_before = loss_with(&start_params, layer, samples, &targets, scale);
+    if let Some(hidden) = &options.hidden {
+        let (fitted, colour) = fit_hidden(samples, &targets, start, scale, hidden);
+        let mut params = flatten(&fitted);
+        params[COLOUR] = colour;
+        let loss_after = loss_with(&params, fitted.hidden.as_ref(), samples, &targets, scale);
+        return (fitted, FitReport { scale, loss_before, loss_after, colour });
+    }
+    // A layer the start has is held as it is: its value is a fixed part of each sample's.
+    let held: Vec<f64> =
+        samples.iter().map(|s| layer.map_or(0.0, |layer| f64::from(layer.value(&s.features)))).collect();
     let mut params = start_params.clone();
     let (mut m, mut v) = (vec![0.0; params.len()], vec![0.0; params.len()]);
     let (beta1, beta2) = (0.9f64, 0.999f64);
@@ -346,9 +372,9 @@ pub fn fit(samples: &[Sample], start: &EvalWeights, options: &FitOptions) -> (Ev
     for epoch in 1..=options.epochs {
         let mut grad: Vec<f64> =
             params.iter().zip(&start_params).map(|(w, w0)| 2.0 * options.l2 * (w - w0)).collect();
-        for (s, &y) in samples.iter().zip(&targets) {
+        for ((s, &y), &fixed) in samples.iter().zip(&targets).zip(&held) {
             // d(log loss)/d(eval) for the logistic model.
-            let err = (sigmoid(linear(&params, s) / scale) - y) / scale / n;
+            let err = (sigmoid((linear(&params, s) + fixed) / scale) - y) / scale / n;
             grad[TEMPO] += err;
             grad[COLOUR] += err * colour_sign(s);
             for &f in &s.features {
@@ -362,13 +388,14 @@ pub fn fit(samples: &[Sample], start: &EvalWeights, options: &FitOptions) -> (Ev
             params[i] -= options.learning_rate * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-12);
         }
     }
-    let loss_after = loss(&params, samples, &targets, scale);
+    let loss_after = loss_with(&params, layer, samples, &targets, scale);
     let round = |x: f64| x.round() as i32;
     let fitted = EvalWeights {
         mine: params[..COMBOS].iter().map(|&x| round(x)).collect(),
         theirs: params[COMBOS..THREATS].iter().map(|&x| round(x)).collect(),
         threats: params[THREATS..TEMPO].iter().map(|&x| round(x)).collect(),
         tempo: round(params[TEMPO]),
+        hidden: start.hidden.clone(),
     };
     (fitted, FitReport { scale, loss_before, loss_after, colour: params[COLOUR] })
 }
@@ -379,7 +406,7 @@ pub fn log_loss(weights: &EvalWeights, samples: &[Sample], scale: f64, colour: f
     let mut params = flatten(weights);
     params[COLOUR] = colour;
     let (samples, outcomes) = with_results(samples);
-    loss(&params, &samples, &outcomes, scale)
+    loss_with(&params, weights.hidden.as_ref(), &samples, &outcomes, scale)
 }
 
 /// How well a table set predicts the searched values of `samples` (read as odds at `scale`):
@@ -387,7 +414,7 @@ pub fn log_loss(weights: &EvalWeights, samples: &[Sample], scale: f64, colour: f
 pub fn value_loss(weights: &EvalWeights, samples: &[Sample], scale: f64) -> f64 {
     let samples: Vec<Sample> = samples.iter().filter(|s| s.searched.is_some()).cloned().collect();
     let values = targets(&samples, scale, 0.0);
-    loss(&flatten(weights), &samples, &values, scale)
+    loss_with(&flatten(weights), weights.hidden.as_ref(), &samples, &values, scale)
 }
 
 #[cfg(test)]
@@ -470,7 +497,14 @@ mod tests {
         let (fitted, report) = fit(
             &samples,
             &start,
-            &FitOptions { epochs: 200, learning_rate: 2.0, l2: 0.0, result_weight: 1.0, scale: None },
+            &FitOptions {
+                epochs: 200,
+                learning_rate: 2.0,
+                l2: 0.0,
+                result_weight: 1.0,
+                scale: None,
+                hidden: None,
+            },
         );
         assert!(report.loss_after < report.loss_before, "{report:?}");
         assert!(

@@ -5,11 +5,13 @@
 //! (the threat mask, after Rapfi's classical evaluation: what no single point's value sees,
 //! such as a four for one side beside an open three for the other). The tables are fitted by
 //! `gomoku-train` (crate `ply-gomoku-tools`, docs/gomoku.md) to self-play results and then to
-//! a stronger engine's judgement of positions from self-play, and shipped in `weights.txt`;
-//! `hand` rebuilds the hand-set point scores the engine used before as tables of the same form.
+//! a stronger engine's judgement of positions from self-play, and shipped in `weights.txt`
+//! with a hidden layer over the same features (`hidden.rs`); `hand` rebuilds the hand-set point
+//! scores the engine used before as tables of the same form.
 
 use std::sync::OnceLock;
 
+use super::hidden::{HiddenLayer, Row};
 use super::position::PackedThreat;
 use crate::lines::Shape;
 
@@ -131,6 +133,8 @@ pub(super) struct ExpandedTables {
     pub theirs: Box<[i16]>,
     pub threats: Box<[i32]>,
     pub tempo: i32,
+    /// Shared by the threads of a search, as the layer's rows are read-only.
+    pub hidden: Option<std::sync::Arc<HiddenLayer>>,
 }
 
 impl ExpandedTables {
@@ -147,12 +151,19 @@ impl ExpandedTables {
             // Every mask has a value, however the weights were made.
             threats: (0..THREAT_MASKS).map(|k| weights.threats.get(k).copied().unwrap_or(0)).collect(),
             tempo: weights.tempo,
+            hidden: weights.hidden.clone().map(std::sync::Arc::new),
         }
     }
 }
 
+/// The row of side `side`'s combination at a point, from the point's ordered index.
+#[inline]
+pub(super) fn hidden_row(layer: &HiddenLayer, ordered: u16, opponent: bool) -> &Row {
+    &layer.rows[COMBO_OF[ordered as usize] as usize + if opponent { COMBOS } else { 0 }]
+}
+
 /// The shapes of a combination, in ascending order.
-fn combo_shapes(c: usize) -> [Shape; 4] {
+pub(super) fn combo_shapes(c: usize) -> [Shape; 4] {
     let index = COMBO_OF.iter().position(|&r| r as usize == c).expect("a combination below COMBOS");
     let mut shapes = [0, 1, 2, 3].map(|k| index / SHAPES.pow(k) % SHAPES);
     shapes.sort_unstable();
@@ -171,6 +182,8 @@ pub struct EvalWeights {
     pub threats: Vec<i32>,
     /// Having the move.
     pub tempo: i32,
+    /// A layer over the same features that sees how points combine (`hidden.rs`), if any.
+    pub hidden: Option<HiddenLayer>,
 }
 
 impl EvalWeights {
@@ -183,6 +196,7 @@ impl EvalWeights {
             theirs: (0..COMBOS).map(|c| (score(c) / 4.0).round() as i32).collect(),
             threats: vec![0; THREAT_MASKS],
             tempo: 20,
+            hidden: None,
         }
     }
 
@@ -198,7 +212,7 @@ impl EvalWeights {
     /// Tables from a file in the text form (what `gomoku-train fit --out` writes), or what is
     /// wrong with it.
     pub fn load(path: &str) -> Result<Self, ply_core::Error> {
-        // The shipped tables take about 18 KB; anything far larger is not a tables file.
+        // The shipped tables and layer take about 120 KB; anything far larger is not a tables file.
         const MAX_FILE: u64 = 1 << 20;
         let bytes = ply_core::resource::read_file_capped(path, "tables", MAX_FILE)?;
         let text =
@@ -214,10 +228,12 @@ impl EvalWeights {
             theirs: vec![0; COMBOS],
             threats: vec![0; THREAT_MASKS],
             tempo: 0,
+            hidden: None,
         };
         let mut seen = vec![false; COMBOS];
         let mut seen_masks = [false; THREAT_MASKS];
         let mut tempo = None;
+        let mut seen_hidden = std::collections::HashSet::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -249,13 +265,24 @@ impl EvalWeights {
                     weights.mine[c] = mine.parse().map_err(|_| at("a value that is not a number"))?;
                     weights.theirs[c] = theirs.parse().map_err(|_| at("a value that is not a number"))?;
                 }
-                _ => return Err(at("expected 'tempo N', 'SHAPES MINE THEIRS' or 'threats MINE THEIRS N'")),
+                ["hidden", rest @ ..] => {
+                    let layer = weights.hidden.get_or_insert_with(HiddenLayer::zero);
+                    layer.parse_line(rest, &mut seen_hidden).map_err(|e| at(&e))?
+                }
+                _ => {
+                    return Err(at(
+                        "expected 'tempo N', 'SHAPES MINE THEIRS', 'threats MINE THEIRS N' or 'hidden ...'",
+                    ));
+                }
             }
         }
         if let Some(missing) = seen.iter().position(|&s| !s) {
             return Err(format!("no values for the combination {}", shapes_text(combo_shapes(missing))));
         }
         weights.tempo = tempo.ok_or("no 'tempo' line")?;
+        if weights.hidden.is_some() && !seen_hidden.contains("out") {
+            return Err("a hidden layer without its 'hidden out' line".to_string());
+        }
         Ok(weights)
     }
 
@@ -271,6 +298,9 @@ impl EvalWeights {
             let (mine, theirs) = mask_names(mask);
             out.push_str(&format!("threats {mine} {theirs} {value}\n"));
         }
+        if let Some(layer) = &self.hidden {
+            out.push_str(&layer.to_text());
+        }
         out
     }
 }
@@ -278,7 +308,7 @@ impl EvalWeights {
 const SHAPE_NAMES: [&str; 9] =
     ["none", "two", "open2", "three", "open3", "four", "open4", "five", "overline"];
 
-fn shape_named(name: &str) -> Option<Shape> {
+pub(super) fn shape_named(name: &str) -> Option<Shape> {
     SHAPE_NAMES.iter().position(|&n| n == name).map(|i| crate::lines::SHAPES[i])
 }
 
@@ -288,7 +318,7 @@ const THEIR_THREATS: [&str; 4] = ["winning", "four", "double3", "open3"];
 
 /// A threat mask as text: the side to move's threats and the opponent's, each a comma list or
 /// `none`.
-fn mask_names(mask: usize) -> (String, String) {
+pub(super) fn mask_names(mask: usize) -> (String, String) {
     let names = |bits: usize, all: &[&str]| {
         let set: Vec<&str> =
             all.iter().enumerate().filter(|(i, _)| bits >> i & 1 == 1).map(|(_, n)| *n).collect();
@@ -297,7 +327,7 @@ fn mask_names(mask: usize) -> (String, String) {
     (names(mask & 7, &MINE_THREATS), names(mask >> 3, &THEIR_THREATS))
 }
 
-fn mask_named(mine: &str, theirs: &str) -> Result<usize, String> {
+pub(super) fn mask_named(mine: &str, theirs: &str) -> Result<usize, String> {
     let bits = |list: &str, all: &[&str], whose: &str| -> Result<usize, String> {
         if list == "none" {
             return Ok(0);
@@ -310,7 +340,7 @@ fn mask_named(mine: &str, theirs: &str) -> Result<usize, String> {
     Ok(bits(mine, &MINE_THREATS, "the side to move")? | bits(theirs, &THEIR_THREATS, "the opponent")? << 3)
 }
 
-fn shapes_text(shapes: [Shape; 4]) -> String {
+pub(super) fn shapes_text(shapes: [Shape; 4]) -> String {
     shapes.map(|s| SHAPE_NAMES[s as usize]).join(",")
 }
 
@@ -392,11 +422,23 @@ mod tests {
 
     #[test]
     fn the_evaluation_is_the_tables_over_the_quiet_features() {
+        evaluation_reads_the_quiet_features(with_threat_values());
+    }
+
+    #[test]
+    fn the_evaluation_adds_the_hidden_layer_over_the_quiet_features() {
+        let mut weights = with_threat_values();
+        weights.hidden = Some(super::super::hidden::tests::random_layer(5));
+        evaluation_reads_the_quiet_features(weights);
+    }
+
+    /// The engine's evaluation of random quiet positions is the weights' value of their
+    /// features, as the fit computes it.
+    fn evaluation_reads_the_quiet_features(weights: EvalWeights) {
         use crate::board::{Board, Rule};
         use ply_core::rng::rng_from_seed;
         use rand::RngExt;
         let mut rng = rng_from_seed(4);
-        let weights = with_threat_values();
         let mut engine = super::super::Engine::with_weights(
             super::super::EngineConfig { tt_bits: 10, ..Default::default() },
             &weights,
@@ -429,7 +471,8 @@ mod tests {
                             weights.threats[f - 2 * COMBOS]
                         }
                     })
-                    .sum::<i32>();
+                    .sum::<i32>()
+                + weights.hidden.as_ref().map_or(0, |layer| layer.value(&features));
             let me = engine.to_move();
             assert_eq!(engine.evaluate(engine.candidate_set(), me), expected);
             checked += 1;

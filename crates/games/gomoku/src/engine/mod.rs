@@ -5,6 +5,7 @@
 //! threat-restricted replies to open threes, and renju's forbidden points for black.
 
 mod eval;
+mod hidden;
 mod point_set;
 mod position;
 mod search;
@@ -21,6 +22,7 @@ use crate::board::{BLACK, Board, CELLS, DIRECTIONS, EMPTY, Point, Rule, STRIDE, 
 use crate::lines::{PairTable, Shape, key_shift};
 use eval::ThreatSummary;
 pub use eval::{COMBOS, EvalWeights, THREAT_MASKS};
+pub use hidden::{FEATURES, HIDDEN, HIDDEN_ONE, HiddenLayer};
 
 pub(crate) use point_set::PointSet;
 use position::PackedThreat;

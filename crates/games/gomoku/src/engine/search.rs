@@ -1,6 +1,8 @@
 //! Principal-variation alpha-beta: the per-node threat scan, static evaluation, move ordering
 //! and the transposition table.
 
+use super::eval::hidden_row;
+use super::hidden::{HIDDEN, add_row, remove_row};
 use super::*;
 
 impl Engine {
@@ -28,13 +30,27 @@ impl Engine {
         let mut score = self.tables.tempo;
         let mut risky = false;
         let mut threats = ThreatSummary::default();
-        candidates.for_each(|p| {
-            let index = self.lines[p].shape_index;
-            score += i32::from(mine[index[m] as usize]) - i32::from(theirs[index[t] as usize]);
-            let point = self.lines[p].threats;
-            risky |= point[0].risky();
-            threats.add(point[m], point[t]);
-        });
+        let mut sums = self.tables.hidden.as_deref().map_or([0; HIDDEN], |layer| layer.bias);
+        // The loop is written twice so that the tables alone pay nothing for the layer.
+        if let Some(layer) = self.tables.hidden.as_deref() {
+            candidates.for_each(|p| {
+                let index = self.lines[p].shape_index;
+                score += i32::from(mine[index[m] as usize]) - i32::from(theirs[index[t] as usize]);
+                add_row(&mut sums, hidden_row(layer, index[m], false));
+                add_row(&mut sums, hidden_row(layer, index[t], true));
+                let point = self.lines[p].threats;
+                risky |= point[0].risky();
+                threats.add(point[m], point[t]);
+            });
+        } else {
+            candidates.for_each(|p| {
+                let index = self.lines[p].shape_index;
+                score += i32::from(mine[index[m] as usize]) - i32::from(theirs[index[t] as usize]);
+                let point = self.lines[p].threats;
+                risky |= point[0].risky();
+                threats.add(point[m], point[t]);
+            });
+        }
         let renju_risky = risky && self.rule == Rule::Renju;
         // Black's threats on points that may be forbidden do not count (see `threat_mask`).
         let mask = if renju_risky { self.threat_mask(candidates, m, t) } else { threats.mask() };
@@ -43,14 +59,23 @@ impl Engine {
             // A forbidden point is worth nothing to black.
             for p in candidates {
                 if self.lines[p as usize].threats[0].risky() && self.threat(p, BLACK).forbidden {
-                    let black = self.lines[p as usize].shape_index[0] as usize;
+                    let black = self.lines[p as usize].shape_index[0];
                     score -= i32::from(if me == BLACK {
-                        self.tables.mine[black]
+                        self.tables.mine[black as usize]
                     } else {
-                        -self.tables.theirs[black]
+                        -self.tables.theirs[black as usize]
                     });
+                    if let Some(layer) = self.tables.hidden.as_deref() {
+                        remove_row(&mut sums, hidden_row(layer, black, me != BLACK));
+                    }
                 }
             }
+        }
+        if let Some(layer) = self.tables.hidden.as_deref() {
+            if mask != 0 {
+                add_row(&mut sums, &layer.rows[2 * COMBOS + mask]);
+            }
+            score += layer.output(&sums);
         }
         score
     }

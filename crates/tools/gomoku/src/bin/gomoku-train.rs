@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use ply_gomoku::EvalWeights;
+use ply_gomoku_tools::hidden::HiddenOptions;
 use ply_gomoku_tools::leaves::{
     LabelledPosition, Labelling, position_samples, positions_from_text, positions_to_text,
 };
@@ -160,6 +161,17 @@ struct FitArgs {
     /// games' results; required when only positions are given).
     #[arg(long)]
     scale: Option<f64>,
+    /// Fit a hidden layer with the tables (docs/gomoku.md, "A hidden layer"): by batches of
+    /// 256, `--epochs` passes (25 suit), at `--hidden-rate`; `--learning-rate` and `--l2` are
+    /// the tables' fit's alone.
+    #[arg(long)]
+    hidden: bool,
+    /// Adam's step size for the hidden fit, in logistic units.
+    #[arg(long, default_value_t = 0.0005)]
+    hidden_rate: f64,
+    /// The hidden fit's seed: its starting units and the order of its batches.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 fn read_weights(path: &PathBuf) -> Result<EvalWeights> {
@@ -200,6 +212,9 @@ impl FitArgs {
         if self.scale.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
             bail!("--scale must be a positive number");
         }
+        if !(self.hidden_rate.is_finite() && self.hidden_rate > 0.0) {
+            bail!("--hidden-rate must be a positive number");
+        }
         Ok(())
     }
 }
@@ -230,6 +245,11 @@ fn fit_games(
         l2: args.l2,
         result_weight: args.result_weight,
         scale: args.scale,
+        hidden: args.hidden.then_some(HiddenOptions {
+            epochs: args.epochs,
+            learning_rate: args.hidden_rate,
+            seed: args.seed,
+        }),
     };
     let (fitted, report) = fit(&train, start, &options);
     let mut summary = format!(

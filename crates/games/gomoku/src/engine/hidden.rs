@@ -1,0 +1,243 @@
+//! The evaluation's hidden layer: the features the tables read (each candidate point's
+//! combination for either side, and the threat mask) also add a row of [`HIDDEN`] numbers to
+//! an accumulator; each sum is clipped to 0..1 and the clipped sums are weighed into the
+//! value. The tables add up what each point is worth on its own; the layer sees how points
+//! combine (two points that each make an open three are worth more than twice one), which a
+//! sum of per-point values cannot. Small integers throughout, as NNUE engines keep them: a
+//! point costs two vector additions, and the value is the same on every machine.
+
+use std::collections::HashSet;
+
+use super::eval::{
+    COMBOS, THREAT_MASKS, combo, combo_shapes, mask_named, mask_names, shape_named, shapes_text,
+};
+use crate::lines::Shape;
+
+/// Units of the hidden layer.
+pub const HIDDEN: usize = 16;
+
+/// One in the hidden units' fixed point: an accumulator at `HIDDEN_ONE` is a unit at its clip.
+pub const HIDDEN_ONE: i16 = 512;
+
+/// The features' count: the side to move's combinations, the opponent's, the threat masks.
+pub const FEATURES: usize = 2 * COMBOS + THREAT_MASKS;
+
+/// A row of the hidden layer: one number a unit.
+pub type Row = [i16; HIDDEN];
+
+/// The layer's weights (see the module's comment).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HiddenLayer {
+    /// A feature's row, in the order of `quiet_features`: the side to move's combination at a
+    /// candidate point, the opponent's at [`COMBOS`] on, a threat mask at twice that on (the
+    /// empty mask adds nothing).
+    pub rows: Vec<Row>,
+    /// Where each unit's accumulator starts.
+    pub bias: Row,
+    /// A unit's worth at its clip, in score units.
+    pub out: [i32; HIDDEN],
+    /// The layer's own constant, in score units.
+    pub out_bias: i32,
+}
+
+impl HiddenLayer {
+    /// A layer that adds nothing (every weight 0).
+    pub fn zero() -> Self {
+        HiddenLayer { rows: vec![[0; HIDDEN]; FEATURES], bias: [0; HIDDEN], out: [0; HIDDEN], out_bias: 0 }
+    }
+
+    /// The layer's value of a position given by its features (as `quiet_features` lists them).
+    pub fn value(&self, features: &[u16]) -> i32 {
+        let mut sums = self.bias;
+        for &f in features {
+            add_row(&mut sums, &self.rows[f as usize]);
+        }
+        self.output(&sums)
+    }
+
+    /// A weights file's `hidden` line, its fields after the word: `bias` and a row, `out`, the
+    /// constant and a row, `mine SHAPES` or `theirs SHAPES` and a combination's row, or
+    /// `threats MINE THEIRS` and a mask's row. `seen` keeps what was read, so that nothing is
+    /// given twice.
+    pub(super) fn parse_line(&mut self, fields: &[&str], seen: &mut HashSet<String>) -> Result<(), String> {
+        let key = match fields {
+            ["bias", values @ ..] => {
+                self.bias = parse_row(values)?;
+                "bias".to_string()
+            }
+            ["out", constant, values @ ..] => {
+                self.out_bias = constant.parse().map_err(|_| format!("'{constant}' is not a number"))?;
+                self.out = parse_row(values)?;
+                "out".to_string()
+            }
+            [side @ ("mine" | "theirs"), shapes, values @ ..] => {
+                let named: Vec<Shape> = shapes
+                    .split(',')
+                    .map(|s| shape_named(s).ok_or_else(|| format!("unknown shape '{s}'")))
+                    .collect::<Result<_, _>>()?;
+                let [a, b, c, d] = named[..] else { return Err("not four shapes".to_string()) };
+                let c = usize::from(combo([a as u8, b as u8, c as u8, d as u8], 0));
+                let feature = if *side == "mine" { c } else { COMBOS + c };
+                self.rows[feature] = parse_row(values)?;
+                feature.to_string()
+            }
+            ["threats", mine, theirs, values @ ..] => {
+                let feature = 2 * COMBOS + mask_named(mine, theirs)?;
+                self.rows[feature] = parse_row(values)?;
+                feature.to_string()
+            }
+            _ => {
+                return Err(format!(
+                    "expected 'hidden bias', 'hidden out N', 'hidden mine|theirs SHAPES' or 'hidden threats MINE THEIRS', then {HIDDEN} numbers"
+                ));
+            }
+        };
+        if !seen.insert(key) {
+            return Err("a hidden row given twice".to_string());
+        }
+        Ok(())
+    }
+
+    /// The layer's lines of a weights file (see [`Self::parse_line`]); rows of zeros
+    /// (combinations no fit has seen) are left out.
+    pub(super) fn to_text(&self) -> String {
+        let mut out = format!("hidden bias {}\n", row_text(&self.bias));
+        out.push_str(&format!("hidden out {} {}\n", self.out_bias, row_text(&self.out)));
+        for (f, row) in self.rows.iter().enumerate().filter(|(_, r)| r.iter().any(|&v| v != 0)) {
+            let name = if f < 2 * COMBOS {
+                let side = if f < COMBOS { "mine" } else { "theirs" };
+                format!("{side} {}", shapes_text(combo_shapes(f % COMBOS)))
+            } else {
+                let (mine, theirs) = mask_names(f - 2 * COMBOS);
+                format!("threats {mine} {theirs}")
+            };
+            out.push_str(&format!("hidden {name} {}\n", row_text(row)));
+        }
+        out
+    }
+
+    /// The value of the accumulated sums.
+    #[inline]
+    pub(super) fn output(&self, sums: &Row) -> i32 {
+        let weighed: i32 = (0..HIDDEN).map(|k| self.out[k] * i32::from(sums[k].clamp(0, HIDDEN_ONE))).sum();
+        self.out_bias + weighed / i32::from(HIDDEN_ONE)
+    }
+}
+
+/// Adds a row to the sums. Saturating, so that no set of weights can wrap a sum around (and
+/// a compiler turns it into one vector instruction).
+#[inline]
+pub(super) fn add_row(sums: &mut Row, row: &Row) {
+    for k in 0..HIDDEN {
+        sums[k] = sums[k].saturating_add(row[k]);
+    }
+}
+
+/// Takes a row away from the sums (a forbidden point's, under renju).
+#[inline]
+pub(super) fn remove_row(sums: &mut Row, row: &Row) {
+    for k in 0..HIDDEN {
+        sums[k] = sums[k].saturating_sub(row[k]);
+    }
+}
+
+/// Reads `HIDDEN` numbers of a weights file's line.
+fn parse_row<T: std::str::FromStr + Copy + Default>(fields: &[&str]) -> Result<[T; HIDDEN], String> {
+    if fields.len() != HIDDEN {
+        return Err(format!("{HIDDEN} numbers expected, {} given", fields.len()));
+    }
+    let mut row = [T::default(); HIDDEN];
+    for (slot, field) in row.iter_mut().zip(fields) {
+        *slot = field.parse().map_err(|_| format!("'{field}' is not a number in range"))?;
+    }
+    Ok(row)
+}
+
+/// A row as a weights file's numbers.
+fn row_text<T: std::fmt::Display>(row: &[T]) -> String {
+    row.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use ply_core::rng::rng_from_seed;
+    use rand::RngExt;
+
+    use super::super::EvalWeights;
+    use super::*;
+
+    /// A layer of random weights, large enough that units are clipped at both ends.
+    pub(in super::super) fn random_layer(seed: u64) -> HiddenLayer {
+        let mut rng = rng_from_seed(seed);
+        let mut layer = HiddenLayer::zero();
+        for row in &mut layer.rows {
+            *row = std::array::from_fn(|_| rng.random_range(-150..150));
+        }
+        layer.bias = std::array::from_fn(|_| rng.random_range(0..HIDDEN_ONE));
+        layer.out = std::array::from_fn(|_| rng.random_range(-200..200));
+        layer.out_bias = -17;
+        layer
+    }
+
+    #[test]
+    fn a_layer_round_trips_through_the_weights_file() {
+        let mut weights = EvalWeights::learned().clone();
+        weights.hidden = Some(random_layer(1));
+        let text = weights.to_text("with a layer");
+        assert_eq!(EvalWeights::parse(&text).unwrap(), weights);
+        // Rows of zeros are left out of the file and read back as zeros.
+        weights.hidden.as_mut().unwrap().rows[7] = [0; HIDDEN];
+        let shorter = weights.to_text("with a layer");
+        assert_eq!(shorter.lines().count(), text.lines().count() - 1);
+        assert_eq!(EvalWeights::parse(&shorter).unwrap(), weights);
+    }
+
+    #[test]
+    fn bad_hidden_lines_say_what_is_wrong() {
+        let good = EvalWeights::hand(130).to_text("");
+        let row = |n: usize| vec!["1"; n].join(" ");
+        let out = format!("hidden out 0 {}\n", row(HIDDEN));
+        let cases = [
+            (format!("{good}hidden bias {}\n", row(HIDDEN)), "without its 'hidden out' line"),
+            (format!("{good}{out}hidden bias {}\n", row(HIDDEN - 1)), "16 numbers expected, 15 given"),
+            (format!("{good}{out}hidden mine none,none,none,none {}\n", row(HIDDEN + 1)), "17 given"),
+            (
+                format!("{good}{out}hidden bias 40000 {}\n", row(HIDDEN - 1)),
+                "'40000' is not a number in range",
+            ),
+            (
+                format!("{good}{out}hidden theirs none,none,nine,none {}\n", row(HIDDEN)),
+                "unknown shape 'nine'",
+            ),
+            (format!("{good}{out}hidden threats five none {}\n", row(HIDDEN)), "unknown threat 'five'"),
+            (format!("{good}{out}{out}"), "a hidden row given twice"),
+            (format!("{good}{out}hidden weights {}\n", row(HIDDEN)), "expected 'hidden bias'"),
+        ];
+        for (text, expected) in cases {
+            let err = EvalWeights::parse(&text).unwrap_err();
+            assert!(err.contains(expected), "{err} should say {expected}");
+        }
+    }
+
+    #[test]
+    fn a_unit_counts_between_nothing_and_its_clip() {
+        let mut layer = HiddenLayer::zero();
+        layer.out[0] = 100;
+        layer.rows[3][0] = HIDDEN_ONE / 2;
+        layer.rows[7][0] = -HIDDEN_ONE;
+        assert_eq!(layer.value(&[]), 0);
+        assert_eq!(layer.value(&[3]), 50);
+        assert_eq!(layer.value(&[3, 3, 3]), 100, "clipped at one");
+        assert_eq!(layer.value(&[3, 7]), 0, "clipped at nothing");
+        layer.out_bias = -7;
+        assert_eq!(layer.value(&[3]), 43);
+    }
+
+    #[test]
+    fn sums_saturate_rather_than_wrap() {
+        let mut layer = HiddenLayer::zero();
+        layer.out[0] = 100;
+        layer.rows[1][0] = i16::MAX;
+        assert_eq!(layer.value(&[1, 1, 1]), 100);
+    }
+}
