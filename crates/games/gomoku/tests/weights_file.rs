@@ -31,9 +31,19 @@ fn tables_read_from_a_file_are_the_ones_searched_with() {
     let from_file = search(&format!("alphabeta:weights={}", shipped.display()));
     let hand_in_file = search(&format!("alphabeta:weights={}", hand.display()));
     let hand_built_in = search("alphabeta:eval=hand,attack=130");
+    let tables_only: String = include_str!("../src/engine/weights.txt")
+        .lines()
+        .filter(|l| !l.starts_with("hidden"))
+        .map(|l| l.to_string() + "\n")
+        .collect();
+    let without_layer = temp_file("without-layer", &tables_only);
+    let layer_left_out = search(&format!("alphabeta:weights={}", without_layer.display()));
     std::fs::remove_file(&shipped).ok();
     std::fs::remove_file(&hand).ok();
+    std::fs::remove_file(&without_layer).ok();
     assert_eq!(from_file, default, "the shipped tables from a file search the same tree");
+    assert!(EvalWeights::learned().hidden.is_some(), "the shipped evaluation has a hidden layer");
+    assert_ne!(layer_left_out.1, default.1, "the hidden layer is read: without it, another tree");
     assert_eq!(hand_in_file, hand_built_in, "the hand-set tables from a file search as eval=hand");
     assert_ne!(hand_in_file.1, default.1, "other tables give another tree");
 }
