@@ -62,7 +62,7 @@ impl Model {
         let one = f64::from(HIDDEN_ONE);
         let (rows, bias, out, out_bias) = match &start.hidden {
             Some(layer) => (
-                layer.rows.iter().flatten().map(|&v| f64::from(v) / one).collect(),
+                layer.with_every_row().rows.iter().flatten().map(|&v| f64::from(v) / one).collect(),
                 layer.bias.iter().map(|&v| f64::from(v) / one).collect(),
                 layer.out.iter().map(|&v| f64::from(v) / scale).collect(),
                 f64::from(layer.out_bias) / scale,

@@ -151,7 +151,8 @@ impl ExpandedTables {
             // Every mask has a value, however the weights were made.
             threats: (0..THREAT_MASKS).map(|k| weights.threats.get(k).copied().unwrap_or(0)).collect(),
             tempo: weights.tempo,
-            hidden: weights.hidden.clone().map(std::sync::Arc::new),
+            // A layer built in code rather than read may have fewer rows: the rest add nothing.
+            hidden: weights.hidden.as_ref().map(|layer| std::sync::Arc::new(layer.with_every_row())),
         }
     }
 }

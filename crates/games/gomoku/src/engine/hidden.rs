@@ -46,11 +46,21 @@ impl HiddenLayer {
         HiddenLayer { rows: vec![[0; HIDDEN]; FEATURES], bias: [0; HIDDEN], out: [0; HIDDEN], out_bias: 0 }
     }
 
-    /// The layer's value of a position given by its features (as `quiet_features` lists them).
+    /// The same layer with a row for every feature (missing ones zero, extra ones dropped).
+    pub fn with_every_row(&self) -> Self {
+        let mut layer = self.clone();
+        layer.rows.resize(FEATURES, [0; HIDDEN]);
+        layer
+    }
+
+    /// The layer's value of a position given by its features (as `quiet_features` lists them);
+    /// a feature without a row adds nothing.
     pub fn value(&self, features: &[u16]) -> i32 {
         let mut sums = self.bias;
         for &f in features {
-            add_row(&mut sums, &self.rows[f as usize]);
+            if let Some(row) = self.rows.get(f as usize) {
+                add_row(&mut sums, row);
+            }
         }
         self.output(&sums)
     }
@@ -231,6 +241,35 @@ pub(super) mod tests {
         assert_eq!(layer.value(&[3, 7]), 0, "clipped at nothing");
         layer.out_bias = -7;
         assert_eq!(layer.value(&[3]), 43);
+    }
+
+    #[test]
+    fn a_layer_built_with_too_few_rows_reads_the_missing_ones_as_zeros() {
+        let mut weights = EvalWeights::learned().clone();
+        let full = weights.hidden.clone().expect("the shipped tables have a layer");
+        let mut short = full.clone();
+        short.rows.truncate(COMBOS);
+        let features = [3, 7, COMBOS as u16 + 2, 2 * COMBOS as u16 + 9];
+        let mut zeroed = full.clone();
+        zeroed.rows[COMBOS..].iter_mut().for_each(|row| *row = [0; HIDDEN]);
+        assert_eq!(short.value(&features), zeroed.value(&features));
+        assert_eq!(short.with_every_row(), zeroed);
+        // The engine searches with it, as with the zeroed layer.
+        weights.hidden = Some(short);
+        let board = crate::notation::parse_board(
+            &crate::board::Board::new(15, crate::board::Rule::Freestyle),
+            "h8 i9 g9",
+        )
+        .unwrap();
+        let config = super::super::EngineConfig { tt_bits: 12, max_depth: 4, ..Default::default() };
+        let limits = ply_core::Limits::new(ply_core::Budget::iterations(20_000));
+        let short_move =
+            super::super::Engine::with_weights(config.clone(), &weights).think(&board, &limits, &mut |_| {});
+        weights.hidden = Some(zeroed);
+        let zeroed_move =
+            super::super::Engine::with_weights(config, &weights).think(&board, &limits, &mut |_| {});
+        assert_eq!(short_move.action, zeroed_move.action);
+        assert_eq!(short_move.info.iterations, zeroed_move.info.iterations);
     }
 
     #[test]
