@@ -129,8 +129,11 @@ impl HiddenLayer {
     /// The value of the accumulated sums.
     #[inline]
     pub(super) fn output(&self, sums: &Row) -> i32 {
-        let weighed: i32 = (0..HIDDEN).map(|k| self.out[k] * i32::from(sums[k].clamp(0, HIDDEN_ONE))).sum();
-        self.out_bias + weighed / i32::from(HIDDEN_ONE)
+        // In 64 bits: a file may hold any 32-bit weights, and their sum must not wrap.
+        let weighed: i64 =
+            (0..HIDDEN).map(|k| i64::from(self.out[k]) * i64::from(sums[k].clamp(0, HIDDEN_ONE))).sum();
+        let value = i64::from(self.out_bias) + weighed / i64::from(HIDDEN_ONE);
+        value.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i32
     }
 }
 
@@ -278,5 +281,12 @@ pub(super) mod tests {
         layer.out[0] = 100;
         layer.rows[1][0] = i16::MAX;
         assert_eq!(layer.value(&[1, 1, 1]), 100);
+        // The value is kept within 16 bits, as the tables' values are, whatever the weights.
+        layer.out = [i32::MAX; HIDDEN];
+        layer.out_bias = i32::MAX;
+        assert_eq!(layer.value(&[1]), i32::from(i16::MAX));
+        layer.out = [i32::MIN; HIDDEN];
+        layer.out_bias = i32::MIN;
+        assert_eq!(layer.value(&[1]), i32::from(i16::MIN));
     }
 }
