@@ -254,12 +254,7 @@ impl EvalWeights {
                     weights.threats[mask] = value.parse().map_err(|_| at("a value that is not a number"))?;
                 }
                 [shapes, mine, theirs] => {
-                    let named: Vec<Shape> = shapes
-                        .split(',')
-                        .map(|s| shape_named(s).ok_or_else(|| at(&format!("unknown shape '{s}'"))))
-                        .collect::<Result<_, _>>()?;
-                    let [a, b, c, d] = named[..] else { return Err(at("not four shapes")) };
-                    let c = usize::from(combo([a as u8, b as u8, c as u8, d as u8], 0));
+                    let c = combo_named(shapes).map_err(|e| at(&e))?;
                     if std::mem::replace(&mut seen[c], true) {
                         return Err(at("a combination given twice"));
                     }
@@ -281,7 +276,7 @@ impl EvalWeights {
             return Err(format!("no values for the combination {}", shapes_text(combo_shapes(missing))));
         }
         weights.tempo = tempo.ok_or("no 'tempo' line")?;
-        if weights.hidden.is_some() && !seen_hidden.contains("out") {
+        if weights.hidden.is_some() && !seen_hidden.contains(&super::hidden::OUT_LINE) {
             return Err("a hidden layer without its 'hidden out' line".to_string());
         }
         Ok(weights)
@@ -309,7 +304,17 @@ impl EvalWeights {
 const SHAPE_NAMES: [&str; 9] =
     ["none", "two", "open2", "three", "open3", "four", "open4", "five", "overline"];
 
-pub(super) fn shape_named(name: &str) -> Option<Shape> {
+/// The combination of a comma list of four shape names, as a weights file writes it.
+pub(super) fn combo_named(shapes: &str) -> Result<usize, String> {
+    let named: Vec<Shape> = shapes
+        .split(',')
+        .map(|s| shape_named(s).ok_or_else(|| format!("unknown shape '{s}'")))
+        .collect::<Result<_, _>>()?;
+    let [a, b, c, d] = named[..] else { return Err("not four shapes".to_string()) };
+    Ok(usize::from(combo([a as u8, b as u8, c as u8, d as u8], 0)))
+}
+
+fn shape_named(name: &str) -> Option<Shape> {
     SHAPE_NAMES.iter().position(|&n| n == name).map(|i| crate::lines::SHAPES[i])
 }
 

@@ -8,10 +8,7 @@
 
 use std::collections::HashSet;
 
-use super::eval::{
-    COMBOS, THREAT_MASKS, combo, combo_shapes, mask_named, mask_names, shape_named, shapes_text,
-};
-use crate::lines::Shape;
+use super::eval::{COMBOS, THREAT_MASKS, combo_named, combo_shapes, mask_named, mask_names, shapes_text};
 
 /// Units of the hidden layer.
 pub const HIDDEN: usize = 16;
@@ -21,6 +18,10 @@ pub const HIDDEN_ONE: i16 = 512;
 
 /// The features' count: the side to move's combinations, the opponent's, the threat masks.
 pub const FEATURES: usize = 2 * COMBOS + THREAT_MASKS;
+
+/// What [`HiddenLayer::parse_line`] keeps as read: a feature's row by its number, and these.
+const BIAS_LINE: usize = FEATURES;
+pub(super) const OUT_LINE: usize = FEATURES + 1;
 
 /// A row of the hidden layer: one number a unit.
 pub type Row = [i16; HIDDEN];
@@ -69,32 +70,27 @@ impl HiddenLayer {
     /// constant and a row, `mine SHAPES` or `theirs SHAPES` and a combination's row, or
     /// `threats MINE THEIRS` and a mask's row. `seen` keeps what was read, so that nothing is
     /// given twice.
-    pub(super) fn parse_line(&mut self, fields: &[&str], seen: &mut HashSet<String>) -> Result<(), String> {
+    pub(super) fn parse_line(&mut self, fields: &[&str], seen: &mut HashSet<usize>) -> Result<(), String> {
         let key = match fields {
             ["bias", values @ ..] => {
                 self.bias = parse_row(values)?;
-                "bias".to_string()
+                BIAS_LINE
             }
             ["out", constant, values @ ..] => {
                 self.out_bias = constant.parse().map_err(|_| format!("'{constant}' is not a number"))?;
                 self.out = parse_row(values)?;
-                "out".to_string()
+                OUT_LINE
             }
             [side @ ("mine" | "theirs"), shapes, values @ ..] => {
-                let named: Vec<Shape> = shapes
-                    .split(',')
-                    .map(|s| shape_named(s).ok_or_else(|| format!("unknown shape '{s}'")))
-                    .collect::<Result<_, _>>()?;
-                let [a, b, c, d] = named[..] else { return Err("not four shapes".to_string()) };
-                let c = usize::from(combo([a as u8, b as u8, c as u8, d as u8], 0));
+                let c = combo_named(shapes)?;
                 let feature = if *side == "mine" { c } else { COMBOS + c };
                 self.rows[feature] = parse_row(values)?;
-                feature.to_string()
+                feature
             }
             ["threats", mine, theirs, values @ ..] => {
                 let feature = 2 * COMBOS + mask_named(mine, theirs)?;
                 self.rows[feature] = parse_row(values)?;
-                feature.to_string()
+                feature
             }
             _ => {
                 return Err(format!(
