@@ -8,9 +8,9 @@
 use ply_core::rng::rng_from_seed;
 use rand::RngExt;
 
-use ply_gomoku::{COMBOS, EvalWeights, FEATURES, HIDDEN, HIDDEN_ONE, HiddenLayer, THREAT_MASKS};
+use ply_gomoku::{EvalWeights, FEATURES, HIDDEN, HIDDEN_ONE, HiddenLayer};
 
-use crate::train::{Sample, sigmoid};
+use crate::train::{Sample, colour_sign, flatten, sigmoid, sign, tables_from};
 
 /// Samples a step of Adam averages over.
 const BATCH: usize = 256;
@@ -51,14 +51,8 @@ impl Model {
     /// From `start`'s tables, and its layer if it has one; else the layer's units start at
     /// random, small, each half open (so that every one gets a gradient).
     fn new(start: &EvalWeights, scale: f64, seed: u64) -> Model {
-        let mut linear = vec![0.0; FEATURES];
-        for c in 0..COMBOS {
-            linear[c] = f64::from(start.mine[c]) / scale;
-            linear[COMBOS + c] = -f64::from(start.theirs[c]) / scale;
-        }
-        for (k, &v) in start.threats.iter().enumerate().take(THREAT_MASKS) {
-            linear[2 * COMBOS + k] = f64::from(v) / scale;
-        }
+        let tables = flatten(start);
+        let linear = (0..FEATURES).map(|f| sign(f) * tables[f] / scale).collect();
         let one = f64::from(HIDDEN_ONE);
         let (rows, bias, out, out_bias) = match &start.hidden {
             Some(layer) => (
@@ -136,21 +130,12 @@ impl Model {
             out: std::array::from_fn(|k| score(self.out[k])),
             out_bias: score(self.out_bias),
         };
-        EvalWeights {
-            mine: (0..COMBOS).map(|c| score(self.linear[c])).collect(),
-            theirs: (0..COMBOS).map(|c| -score(self.linear[COMBOS + c])).collect(),
-            // The empty mask is never a feature: the tempo stands for it.
-            threats: (0..THREAT_MASKS)
-                .map(|k| if k == 0 { 0 } else { score(self.linear[2 * COMBOS + k]) })
-                .collect(),
-            tempo: score(self.tempo),
-            hidden: Some(layer),
-        }
+        let tables: Vec<f64> = (0..FEATURES)
+            .map(|f| sign(f) * self.linear[f] * scale)
+            .chain([self.tempo * scale, 0.0])
+            .collect();
+        tables_from(&tables, Some(layer))
     }
-}
-
-fn colour_sign(s: &Sample) -> f64 {
-    if s.black_to_move { 1.0 } else { -1.0 }
 }
 
 /// Fits the tables and a hidden layer to `targets` (one a sample, as odds at `scale`) from
@@ -200,6 +185,8 @@ pub fn fit_hidden(
 
 #[cfg(test)]
 mod tests {
+    use ply_gomoku::{COMBOS, THREAT_MASKS};
+
     use super::*;
     use crate::train::{FitOptions, fit};
 

@@ -247,13 +247,13 @@ pub struct FitReport {
 }
 
 /// Parameter `i`'s sign in the evaluation: the opponent's table is subtracted.
-fn sign(i: usize) -> f64 {
+pub(crate) fn sign(i: usize) -> f64 {
     if (COMBOS..2 * COMBOS).contains(&i) { -1.0 } else { 1.0 }
 }
 
 /// The tables as the fit's parameters: the two tables, the threat masks, the tempo, then the
 /// colour's term (0 to start with; see [`Sample::black_to_move`]).
-fn flatten(w: &EvalWeights) -> Vec<f64> {
+pub(crate) fn flatten(w: &EvalWeights) -> Vec<f64> {
     w.mine
         .iter()
         .chain(&w.theirs)
@@ -267,7 +267,7 @@ const THREATS: usize = 2 * COMBOS;
 const TEMPO: usize = THREATS + THREAT_MASKS;
 const COLOUR: usize = TEMPO + 1;
 
-fn colour_sign(s: &Sample) -> f64 {
+pub(crate) fn colour_sign(s: &Sample) -> f64 {
     if s.black_to_move { 1.0 } else { -1.0 }
 }
 
@@ -389,15 +389,20 @@ pub fn fit(samples: &[Sample], start: &EvalWeights, options: &FitOptions) -> (Ev
         }
     }
     let loss_after = loss_with(&params, layer, samples, &targets, scale);
-    let round = |x: f64| x.round() as i32;
-    let fitted = EvalWeights {
-        mine: params[..COMBOS].iter().map(|&x| round(x)).collect(),
-        theirs: params[COMBOS..THREATS].iter().map(|&x| round(x)).collect(),
-        threats: params[THREATS..TEMPO].iter().map(|&x| round(x)).collect(),
-        tempo: round(params[TEMPO]),
-        hidden: start.hidden.clone(),
-    };
+    let fitted = tables_from(&params, start.hidden.clone());
     (fitted, FitReport { scale, loss_before, loss_after, colour: params[COLOUR] })
+}
+
+/// The tables of `params` (in [`flatten`]'s order, score units), rounded, with `hidden`.
+pub(crate) fn tables_from(params: &[f64], hidden: Option<HiddenLayer>) -> EvalWeights {
+    let round = |x: &f64| x.round() as i32;
+    EvalWeights {
+        mine: params[..COMBOS].iter().map(round).collect(),
+        theirs: params[COMBOS..THREATS].iter().map(round).collect(),
+        threats: params[THREATS..TEMPO].iter().map(round).collect(),
+        tempo: round(&params[TEMPO]),
+        hidden,
+    }
 }
 
 /// How well a table set predicts the games' results: its log loss at `scale`, with black's
