@@ -1,6 +1,7 @@
 //! Victory by continuous threats (VCT): like VCF, but the attacker may also make open threes,
 //! which the defender must answer on the spot: on a point where the attacker would make an open
-//! four or a four, or with a four of its own. A line is a proof when every defence loses.
+//! four or a four, or with a four of its own, which the attacker blocks before the defender,
+//! to move again, answers the three. A line is a proof when every defence loses.
 //! The tree is wider than VCF's, so the attacker's threes are limited in number and depth.
 
 use ply_core::Clock;
@@ -39,18 +40,26 @@ fn vct_search(engine: &mut Engine, attacker: u8, threes: u32, vcf_depth: i32, cl
     if crate::vcf::vcf(engine, attacker, vcf_depth, clock).is_some() {
         return true;
     }
+    let defender = other(attacker);
+    let their_fives = engine.fives_of(defender) & engine.candidate_set();
+    if let Some(block) = their_fives.first() {
+        // The defender answered with a four of its own: VCF above found no four through it, so
+        // the attacker blocks, and the defender, to move again, still faces the threat it
+        // answered (or a new one the block made), or the attack is over.
+        if their_fives.len() >= 2 || engine.threat(block as Point, attacker).forbidden {
+            return false;
+        }
+        engine.place(block as Point);
+        let wins = refutes_all_defences(engine, attacker, threes, vcf_depth, clock);
+        engine.unplace();
+        return wins;
+    }
     if threes == 0 {
         return false;
     }
-    let defender = other(attacker);
     let mut attacks = Vec::new();
     for p in engine.candidate_set() {
         let mine = engine.threat(p, attacker);
-        if engine.threat(p, defender).five {
-            // The defender threatens five: VCF above found no way through, and a three is no
-            // answer to it.
-            return false;
-        }
         if mine.forbidden {
             continue;
         }
@@ -96,15 +105,19 @@ pub fn vct_move(
     }
     attacks.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
     attacks.truncate(ATTACKS_PER_NODE);
-    for (_, p) in attacks {
-        engine.place(p);
-        let wins = refutes_all_defences(engine, attacker, threes.saturating_sub(1), vcf_depth, clock);
-        engine.unplace();
-        if engine.out_of_budget(clock) {
-            return None;
-        }
-        if wins {
-            return Some(p);
+    // Deepening by the threes allowed: short wins are found before a long search of one
+    // attack spends the budget, and each pass's table results serve the next.
+    for allowed in 1..=threes.max(1) {
+        for &(_, p) in &attacks {
+            engine.place(p);
+            let wins = refutes_all_defences(engine, attacker, allowed - 1, vcf_depth, clock);
+            engine.unplace();
+            if engine.out_of_budget(clock) {
+                return None;
+            }
+            if wins {
+                return Some(p);
+            }
         }
     }
     None
@@ -146,4 +159,24 @@ fn refutes_all_defences(
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{BLACK, Board, Rule};
+    use crate::engine::EngineConfig;
+
+    #[test]
+    fn a_four_played_in_defence_is_blocked_and_the_threat_still_wins() {
+        // Black's j8 makes two open threes. White's four at b5 (or b6) makes black block, and
+        // then white still faces both threes: j8 wins, with one three.
+        let board =
+            crate::parse_board(&Board::new(15, Rule::Freestyle), "h8 b2 i8 b3 j6 b4 j7 n14 b1 n15").unwrap();
+        let mut engine = Engine::new(EngineConfig::default());
+        engine.load(&board);
+        let clock = ply_core::Limits::new(ply_core::Budget::iterations(1_000_000)).start();
+        let win = vct_move(&mut engine, BLACK, 1, 16, &clock);
+        assert_eq!(win.map(|p| crate::point_to_xy_text(&board, p)), Some("9,7".to_string()));
+    }
 }

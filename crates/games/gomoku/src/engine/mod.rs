@@ -336,15 +336,21 @@ impl Engine {
         let width = self.config.width;
         let losing: Vec<Point> = self.with_sub_budget(limits, 0.25, |e, c| {
             let mut losing = Vec::new();
-            for &p in root_moves.iter().take(if threes > 0 { width } else { 0 }) {
-                e.place(p);
-                let lost = crate::vct::vct(e, other(me), threes, 16, c);
-                e.unplace();
-                if e.out_of_budget(c) {
-                    break;
-                }
-                if lost {
-                    losing.push(p);
+            // Deepening by the threes allowed, over all the moves at once (see `vct_move`).
+            'deepening: for allowed in 1..=threes {
+                for &p in root_moves.iter().take(width) {
+                    if losing.contains(&p) {
+                        continue;
+                    }
+                    e.place(p);
+                    let lost = crate::vct::vct(e, other(me), allowed, 16, c);
+                    e.unplace();
+                    if e.out_of_budget(c) {
+                        break 'deepening;
+                    }
+                    if lost {
+                        losing.push(p);
+                    }
                 }
             }
             losing
