@@ -502,17 +502,23 @@ mod tests {
         // own, so white wins in seven plies. Blocks and fours alone never try e7.
         let board = freestyle("k5 h7 j9 h4 i5 j5 i6 h6 h5 i4 k6 g4 f4 g5 k8 k4 j4 g7 k9 k7 g6");
         let counter_attack = board.point(4, 6).unwrap();
-        let search = |counter_threes| {
-            let config = EngineConfig { max_depth: 6, counter_threes, ..EngineConfig::default() };
+        // The tree alone first: the root's threat search off.
+        let search = |counter_threes, vct_threes| {
+            let config = EngineConfig { max_depth: 6, counter_threes, vct_threes, ..EngineConfig::default() };
             think(&board, config, 5_000_000)
         };
         for counter_threes in [1, 2] {
-            let found = search(counter_threes);
+            let found = search(counter_threes, 0);
             assert_eq!(found.action, counter_attack, "{:?}", found.info);
             assert!(found.info.proven.is_some_and(|plies| plies > 0), "{:?}", found.info);
         }
-        let blocks_only = search(0);
+        let blocks_only = search(0, 0);
         assert_eq!(blocks_only.info.proven, None, "{:?}", blocks_only.info);
+        // The root's threat search finds it by itself, since it follows the fours black
+        // answers with rather than taking them for refutations.
+        let threat_search = search(0, EngineConfig::default().vct_threes);
+        assert_eq!(threat_search.action, counter_attack, "{:?}", threat_search.info);
+        assert!(threat_search.info.proven.is_some_and(|plies| plies > 0), "{:?}", threat_search.info);
     }
 
     /// The logarithmic table: a ply at depth 3 (the least a reduced search keeps is one ply),
