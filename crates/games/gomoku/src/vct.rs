@@ -107,7 +107,7 @@ pub fn vct_move(
     attacks.truncate(ATTACKS_PER_NODE);
     // Deepening by the threes allowed: short wins are found before a long search of one
     // attack spends the budget, and each pass's table results serve the next.
-    for allowed in 1..=threes.max(1) {
+    for allowed in 1..=threes {
         for &(_, p) in &attacks {
             engine.place(p);
             let wins = refutes_all_defences(engine, attacker, allowed - 1, vcf_depth, clock);
