@@ -173,6 +173,11 @@ impl Clock {
         self.iterations
     }
 
+    /// The time left before the deadline (zero once it has passed), if there is one.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
     pub fn has_deadline(&self) -> bool {
         self.deadline.is_some()
     }

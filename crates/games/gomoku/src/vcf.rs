@@ -54,8 +54,8 @@ pub fn vcf(engine: &mut Engine, attacker: u8, depth: i32, clock: &Clock) -> Opti
     }
     let key = engine.hash ^ ATTACKER_SALT[attacker as usize];
     let slot = (key as usize) & (engine.vcf_table.len() - 1);
-    let (k, d, _) = engine.vcf_table[slot];
-    if k == key && d as i32 >= depth {
+    let entry = engine.vcf_table[slot];
+    if entry & !0xFF == key & !0xFF && (entry & 0xFF) as i32 >= depth {
         return None;
     }
     // Facing a five, the attacker must block it, and the block must itself be a four.
@@ -88,7 +88,7 @@ pub fn vcf(engine: &mut Engine, attacker: u8, depth: i32, clock: &Clock) -> Opti
         return result;
     }
     if !engine.out_of_budget(clock) {
-        engine.vcf_table[slot] = (key, depth.clamp(0, 255) as u8, false);
+        engine.vcf_table[slot] = key & !0xFF | depth.min(255) as u64;
     }
     None
 }

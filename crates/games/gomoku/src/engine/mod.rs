@@ -213,7 +213,10 @@ pub struct Engine {
     history: Vec<u32>,
     /// Threat extensions (see [`EngineConfig::threat_extensions`]) on the line being searched.
     extensions_on_line: u32,
-    pub(crate) vcf_table: Vec<(u64, u8, bool)>,
+    /// Continuous-fours searches that failed: the key's upper bits and the depth in the low
+    /// byte (the slot stands for the key's low bits). A million entries: with many fours on
+    /// the board the solver's tree outgrows a smaller table and searches positions again.
+    pub(crate) vcf_table: Vec<u64>,
     /// The continuous-fours solver's move lists, one per remaining depth.
     pub(crate) vcf_lists: Vec<Vec<u64>>,
     /// Proven VCT results: key, threes allowed, whether the attacker wins.
@@ -281,7 +284,7 @@ impl Engine {
             spare_moves: Vec::new(),
             history: vec![0; CELLS],
             extensions_on_line: 0,
-            vcf_table: vec![(0, 0, false); 1 << 16],
+            vcf_table: vec![0; 1 << 20],
             vcf_lists: Vec::new(),
             vct_table: vec![(0, 0, false); 1 << 16],
             tables,
@@ -314,7 +317,12 @@ impl Engine {
         if let Some(p) = (self.fives[me as usize - 1] & candidates).first() {
             return Decision { action: p, info: proven_info(1, vec![p], self.nodes, &clock) };
         }
-        if let Some(line) = crate::vcf::vcf(self, me, self.config.vcf_depth as i32, &clock) {
+        // A share of the budget, like the threat searches below: with many fours on the board
+        // the search can run long without finding a win.
+        let vcf_depth = self.config.vcf_depth as i32;
+        if let Some(line) =
+            self.with_sub_budget(limits, &clock, 0.2, |e, c| crate::vcf::vcf(e, me, vcf_depth, c))
+        {
             let info = proven_info(line.len() as i32, line.clone(), self.nodes, &clock);
             report(&info);
             return Decision { action: line[0], info };
@@ -326,7 +334,7 @@ impl Engine {
         // Threat searches with a share of the budget each: a win by threes for us, and which of
         // our moves would let the opponent win by threes.
         let threes = self.config.vct_threes;
-        if let Some(p) = self.with_sub_budget(limits, 0.15, |e, c| {
+        if let Some(p) = self.with_sub_budget(limits, &clock, 0.15, |e, c| {
             (threes > 0).then(|| crate::vct::vct_move(e, me, threes, 16, c)).flatten()
         }) {
             let info = proven_info(THREAT_WIN_PLIES, vec![p], self.nodes, &clock);
@@ -334,7 +342,7 @@ impl Engine {
             return Decision { action: p, info };
         }
         let width = self.config.width;
-        let losing: Vec<Point> = self.with_sub_budget(limits, 0.25, |e, c| {
+        let losing: Vec<Point> = self.with_sub_budget(limits, &clock, 0.25, |e, c| {
             let mut losing = Vec::new();
             // Deepening by the threes allowed, over all the moves at once (see `vct_move`).
             'deepening: for allowed in 1..=threes {
@@ -377,7 +385,7 @@ impl Engine {
         let helper_nodes = if self.config.threads > 1 {
             self.deepen_with_helpers(board, limits, &clock, root, &mut decision, report)
         } else {
-            self.deepen(root, &mut decision, limits, &clock, report);
+            self.deepen(root, &mut decision, &clock, report);
             0
         };
         decision.info.iterations = self.nodes + helper_nodes;
@@ -391,11 +399,13 @@ impl Engine {
         &mut self,
         mut root: Root,
         decision: &mut Decision<Point>,
-        limits: &Limits,
         clock: &Clock,
         report: &mut dyn FnMut(&SearchInfo<Point>),
     ) {
-        let mut time = time::TimeManager::new(limits.budget.time, f64::from(self.config.time_share) / 100.0);
+        // The tree's share is of the time the root's threat searches left: where they ran long
+        // (many threats on the board), a settled move still gets a tree of some depth.
+        let started = std::time::Instant::now();
+        let mut time = time::TimeManager::new(clock.remaining(), f64::from(self.config.time_share) / 100.0);
         let mut depth = 0;
         while depth < self.config.max_depth as i32 {
             depth += 1;
@@ -433,7 +443,7 @@ impl Engine {
             };
             report(&decision.info);
             time.iteration_done(p);
-            if score.abs() > WIN_THRESHOLD || time.enough(clock.elapsed()) {
+            if score.abs() > WIN_THRESHOLD || time.enough(started.elapsed()) {
                 break;
             }
         }
@@ -479,17 +489,21 @@ impl Engine {
         best
     }
 
-    /// Runs `f` with a budget of `share` of the move's (time or node) budget, then lifts the stop
-    /// so that the main search can go on.
+    /// Runs `f` with a budget of `share` of the move's (time or node) budget, never past what is
+    /// left of the move's own (`clock`), then lifts the stop so that the main search can go on.
     fn with_sub_budget<R>(
         &mut self,
         limits: &Limits,
+        clock: &Clock,
         share: f64,
         f: impl FnOnce(&mut Self, &Clock) -> R,
     ) -> R {
         let budget = ply_core::Budget {
-            time: limits.budget.time.map(|t| t.mul_f64(share)),
-            iterations: limits.budget.iterations.map(|n| self.nodes + (n as f64 * share) as u64),
+            time: limits.budget.time.map(|t| {
+                let part = t.mul_f64(share);
+                clock.remaining().map_or(part, |left| part.min(left))
+            }),
+            iterations: limits.budget.iterations.map(|n| (self.nodes + (n as f64 * share) as u64).min(n)),
         };
         let sub = Limits { budget, stop: limits.stop.clone() }.start();
         let result = f(self, &sub);

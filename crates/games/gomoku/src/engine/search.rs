@@ -521,6 +521,23 @@ mod tests {
         assert!(threat_search.info.proven.is_some_and(|plies| plies > 0), "{:?}", threat_search.info);
     }
 
+    /// From a game against Rapfi (Ply to move, ahead): with many fours on the board the root's
+    /// continuous-fours search ran through the whole budget, the threat searches after it took
+    /// their shares on top, and the move came from no search at all. Each now ends at the move's
+    /// budget, and the tree gets what they leave.
+    #[test]
+    fn the_root_threat_searches_keep_within_the_move_budget() {
+        let board = freestyle(
+            "j8 j7 l10 i7 h7 j9 k10 i6 i8 j6 j10 i10 k8 h8 g9 l6 k6 k7 m7 l8 i5 m10 m9 k12 j11 i12 \
+             k11 j12 l12 i9 l11 i11 i13 l13 n9 n7 m11 n11 k13 n10 g12 g10 l4 h11 j13 j4 j5 h5 m5 m6 \
+             o7 n8 e8 g4 f3 f11 g11 f10",
+        );
+        let budget = 400_000;
+        let decision = think(&board, EngineConfig::default(), budget);
+        assert!(decision.info.iterations <= budget, "{:?}", decision.info);
+        assert!(decision.info.depth >= 2, "{:?}", decision.info);
+    }
+
     /// The logarithmic table: a ply at depth 3 (the least a reduced search keeps is one ply),
     /// growing with depth and move number, a ply less in the principal variation, nothing
     /// for the first three moves.

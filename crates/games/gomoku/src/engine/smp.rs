@@ -93,7 +93,7 @@ impl Engine {
                     .stack_size(HELPER_STACK_BYTES)
                     .spawn_scoped(scope, move || helper.help(board, root, i, &clock));
             }
-            self.deepen(root, decision, limits, clock, report);
+            self.deepen(root, decision, clock, report);
         });
         self.pool = None;
         let nodes = helpers
