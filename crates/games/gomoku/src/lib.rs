@@ -86,6 +86,16 @@ impl GameDef for Board {
                 "plies of the continuous-fours search at the tree's leaves (0: the static value alone)",
             ),
             ParamInfo::new(
+                "quiesce",
+                EngineConfig::default().quiesce,
+                "fours a line may add at the tree's leaves, each answered by its block (0: the static value alone)",
+            ),
+            ParamInfo::new(
+                "razor",
+                EngineConfig::default().razor,
+                "razoring: a node this much a ply below alpha, two plies from the leaves at most, drops into quiescence (0: off)",
+            ),
+            ParamInfo::new(
                 "threatext",
                 EngineConfig::default().threat_extensions,
                 "answers to an open three searched without using depth, at most this many on a line (0: none)",
@@ -154,8 +164,10 @@ impl GameDef for Board {
                         reduction_divisor: p.get_in("lmrlog", 0..=10_000)?,
                         sound: p.get_bool("sound")?,
                         leaf_vcf: p.get_in("leafvcf", 0..=60)?,
+                        quiesce: p.get_in("quiesce", 0..=60)?,
                         threat_extensions: p.get_in("threatext", 0..=64)?,
                         reverse_futility: p.get_in("rfp", 0..=10_000)?,
+                        razor: p.get_in("razor", 0..=10_000)?,
                         move_count_pruning: p.get_bool("lmp")?,
                         counter_threes: p.get_in("counter", 0..=4)?,
                         time_share: p.get_in("spend", 1..=90)?,

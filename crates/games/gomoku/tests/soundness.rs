@@ -63,6 +63,7 @@ fn every_proven_result_is_true() {
         "alphabeta:width=1",
         "alphabeta:width=2",
         "alphabeta:width=3,lmr=false",
+        "alphabeta:width=2,quiesce=12",
         "alphabeta",
         "alphabeta:width=2,threads=2",
     ];

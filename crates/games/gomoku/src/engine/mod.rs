@@ -8,6 +8,7 @@ mod eval;
 mod hidden;
 mod point_set;
 mod position;
+mod quiesce;
 mod search;
 mod smp;
 mod table;
@@ -61,6 +62,9 @@ pub struct EngineConfig {
     /// Plies of the continuous-fours search at the tree's leaves (at most `vcf_depth`; 0: the
     /// static value alone).
     pub leaf_vcf: u32,
+    /// Quiescence at the leaves: fours (each answered by its block) a line may add there, the
+    /// side to move keeping its static value if they do not raise it (0: off).
+    pub quiesce: u32,
     /// Answers to a winning threat in the making (an open three, say) searched without using
     /// depth, at most this many on a line of play: a threat sequence costs the attacker's moves
     /// alone, so that the tree sees wins by threes about twice as deep.
@@ -68,6 +72,9 @@ pub struct EngineConfig {
     /// Reverse futility pruning: a null-window node with a free choice of moves, at most three
     /// plies from the leaves, whose static value beats beta by this much a ply is cut (0: off).
     pub reverse_futility: i32,
+    /// Razoring: a null-window node with a free choice, at most two plies from the leaves, whose
+    /// static value is this much a ply below alpha drops into the leaves' quiescence (0: off).
+    pub razor: i32,
     /// Counter-attacks against a winning threat in the making: besides blocks and fours, the
     /// answers searched include our moves that make at least this many open threes (0: none).
     /// A double three can beat a four-three threat whose blocks give us fours with tempo.
@@ -112,8 +119,10 @@ impl Default for EngineConfig {
             time_share: 45,
             sound: true,
             leaf_vcf: 0,
+            quiesce: 4,
             threat_extensions: 2,
             reverse_futility: 100,
+            razor: 0,
             move_count_pruning: true,
             counter_threes: 0,
             attack: 130,

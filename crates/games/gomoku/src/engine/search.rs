@@ -223,6 +223,9 @@ impl Engine {
         {
             return WIN - ply - 3;
         }
+        if depth <= 0 && !forced && self.config.quiesce > 0 {
+            return self.quiesce(candidates, me, alpha, beta, depth, ply, clock);
+        }
         if depth <= 0 && !forced {
             let leaf_vcf = self.config.vcf_depth.min(self.config.leaf_vcf) as i32;
             if leaf_vcf > 0
@@ -263,6 +266,10 @@ impl Engine {
             let value = self.evaluate(candidates, me);
             if value - margin * depth >= beta {
                 return value;
+            }
+            let razor = self.config.razor;
+            if razor > 0 && self.config.quiesce > 0 && depth <= 2 && value + razor * depth < alpha {
+                return self.quiesce(candidates, me, alpha, beta, 0, ply, clock);
             }
         }
         // Each ply keeps its move list from node to node rather than allocating one.
@@ -484,7 +491,9 @@ mod tests {
         let board = freestyle("g11 l10 m7 g7 j6 l6 i8 h10 j14 k11 k7 j10 m9 l8 l7 j7 k10");
         let winning = board.point(7, 10).unwrap();
         let search = |threat_extensions| {
-            let config = EngineConfig { max_depth: 9, threat_extensions, ..EngineConfig::default() };
+            // The tree alone: the leaves' fours would see the win from 6 plies by themselves.
+            let config =
+                EngineConfig { max_depth: 9, threat_extensions, quiesce: 0, ..EngineConfig::default() };
             think(&board, config, 50_000_000)
         };
         let extended = search(2);
@@ -519,6 +528,27 @@ mod tests {
         let threat_search = search(0, EngineConfig::default().vct_threes);
         assert_eq!(threat_search.action, counter_attack, "{:?}", threat_search.info);
         assert!(threat_search.info.proven.is_some_and(|plies| plies > 0), "{:?}", threat_search.info);
+    }
+
+    /// A one-ply tree, the root's own threat searches off, sees a win by continuous fours only
+    /// through the fours its leaves may play (a position of the tactics suite).
+    #[test]
+    fn quiescence_lets_a_one_ply_tree_see_a_win_by_continuous_fours() {
+        let board = freestyle("k10 f9 j7 f8 f7 f10 f11 g9 h9 h10 i11 g10 i10 g8 g11");
+        let search = |quiesce| {
+            let config = EngineConfig {
+                max_depth: 1,
+                vcf_depth: 0,
+                vct_threes: 0,
+                quiesce,
+                ..EngineConfig::default()
+            };
+            think(&board, config, 1_000_000)
+        };
+        let found = search(4);
+        assert!(found.info.proven.is_some_and(|plies| plies > 0), "{:?}", found.info);
+        let without = search(0);
+        assert_eq!(without.info.proven, None, "{:?}", without.info);
     }
 
     /// From a game against Rapfi (Ply to move, ahead): with many fours on the board the root's
