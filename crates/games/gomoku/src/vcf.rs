@@ -6,7 +6,7 @@
 use ply_core::Clock;
 
 use crate::board::{BLACK, DIRECTIONS, EMPTY, Point, Rule};
-use crate::engine::{Engine, PointSet, other};
+use crate::engine::{Engine, PointSet, move_point, other, pack_move};
 use crate::lines::Shape;
 
 /// Mixed into the table key so that the two attackers' results never meet.
@@ -78,7 +78,7 @@ pub fn vcf(engine: &mut Engine, attacker: u8, depth: i32, clock: &Clock) -> Opti
     for p in fours {
         let mine = engine.threat(p, attacker);
         if mine.fours > 0 {
-            ordered.push((mine.score as u64) << 16 | u64::from(u16::MAX - p));
+            ordered.push(pack_move(mine.score as u64, p));
         }
     }
     ordered.sort_unstable_by(|a, b| b.cmp(a));
@@ -103,7 +103,7 @@ fn try_fours(
 ) -> Option<Vec<Point>> {
     let defender = other(attacker);
     for &packed in ordered {
-        let p = u16::MAX - packed as u16;
+        let p = move_point(packed);
         engine.place(p);
         let (wins, points) = fives_through(engine, p, attacker);
         let defender_wins = wins > 0 && !(engine.fives_of(defender) & engine.candidate_set()).is_empty();

@@ -27,7 +27,8 @@ pub use hidden::{FEATURES, HIDDEN, HIDDEN_ONE, HiddenLayer};
 
 pub(crate) use point_set::PointSet;
 use position::PackedThreat;
-use search::{Restriction, move_point};
+use search::Restriction;
+pub(crate) use search::{move_point, pack_move};
 use table::{SharedTable, TtEntry};
 
 pub const WIN: i32 = 1_000_000;

@@ -1,7 +1,6 @@
 //! Quiescence at the tree's leaves: continuous fours searched by alpha-beta, each answered by
 //! its block, the side to move free to stop on its static value.
 
-use super::search::move_point;
 use super::*;
 
 impl Engine {
@@ -9,17 +8,16 @@ impl Engine {
     /// must block (a forced node, searched without using depth), and so on for at most
     /// `quiesce` fours of one line. After the first, only fours near the side's previous stone
     /// are tried: the fours of a winning sequence build on each other.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn quiesce(
         &mut self,
         candidates: PointSet,
-        me: u8,
         mut alpha: i32,
         beta: i32,
         depth: i32,
         ply: i32,
         clock: &Clock,
     ) -> i32 {
+        let me = self.to_move();
         let stand = self.evaluate(candidates, me);
         if stand >= beta || depth <= -(self.config.quiesce as i32) {
             return stand;
@@ -48,8 +46,7 @@ impl Engine {
             if me == BLACK && self.rule == Rule::Renju && threat.risky() && self.threat(point, me).forbidden {
                 continue;
             }
-            let key = i64::from(threat.score()) * 1000;
-            moves.push((key.max(0) as u64) << 16 | u64::from(u16::MAX - point));
+            moves.push(pack_move(threat.score().max(0) as u64, point));
         }
         moves.sort_unstable_by(|a, b| b.cmp(a));
         let mut best = stand;

@@ -190,7 +190,7 @@ impl Engine {
             key += 1 << 30;
         }
         // Keys are never negative and stay below 2^42: the point fits under them.
-        (key as u64) << 16 | u64::from(u16::MAX - p)
+        pack_move(key as u64, p)
     }
 
     /// Negamax alpha-beta with principal-variation search; scores for the side to move.
@@ -224,7 +224,7 @@ impl Engine {
             return WIN - ply - 3;
         }
         if depth <= 0 && !forced && self.config.quiesce > 0 {
-            return self.quiesce(candidates, me, alpha, beta, depth, ply, clock);
+            return self.quiesce(candidates, alpha, beta, depth, ply, clock);
         }
         if depth <= 0 && !forced {
             let leaf_vcf = self.config.vcf_depth.min(self.config.leaf_vcf) as i32;
@@ -269,7 +269,7 @@ impl Engine {
             }
             let razor = self.config.razor;
             if razor > 0 && self.config.quiesce > 0 && depth <= 2 && value + razor * depth < alpha {
-                return self.quiesce(candidates, me, alpha, beta, 0, ply, clock);
+                return self.quiesce(candidates, alpha, beta, 0, ply, clock);
             }
         }
         // Each ply keeps its move list from node to node rather than allocating one.
@@ -461,8 +461,14 @@ struct Step {
 /// Moves taken best first one at a time before the rest are sorted.
 const PICKED_MOVES: usize = 3;
 
-/// The point of a move packed by [`Engine::order_moves`].
-pub(super) fn move_point(packed: u64) -> Point {
+/// A move and its ordering key in one number, so that sorting numbers sorts moves: the greater
+/// key first, ties to the lower point. Keys stay below 2^48.
+pub(crate) fn pack_move(key: u64, p: Point) -> u64 {
+    key << 16 | u64::from(u16::MAX - p)
+}
+
+/// The point of a move packed by [`pack_move`].
+pub(crate) fn move_point(packed: u64) -> Point {
     u16::MAX - packed as u16
 }
 
