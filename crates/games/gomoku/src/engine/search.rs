@@ -223,9 +223,6 @@ impl Engine {
         {
             return WIN - ply - 3;
         }
-        if depth <= 0 && !forced && self.config.quiesce > 0 {
-            return self.quiesce(candidates, alpha, beta, depth, ply, clock);
-        }
         if depth <= 0 && !forced {
             let leaf_vcf = self.config.vcf_depth.min(self.config.leaf_vcf) as i32;
             if leaf_vcf > 0
@@ -233,6 +230,9 @@ impl Engine {
                 && crate::vcf::vcf(self, me, leaf_vcf, clock).is_some()
             {
                 return WIN - ply - THREAT_WIN_PLIES;
+            }
+            if self.config.quiesce > 0 {
+                return self.quiesce(candidates, alpha, beta, depth, ply, clock);
             }
             return self.evaluate(candidates, me);
         }
