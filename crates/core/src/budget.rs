@@ -178,6 +178,20 @@ impl Clock {
         self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
     }
 
+    /// A clock for part of this one's budget, started now, with the same stop flag: `share` of
+    /// its time, never past its deadline, and `share` of its iterations counted on from `done`,
+    /// never past its limit — for a sub-search that must leave the rest to what follows.
+    pub fn part(&self, share: f64, done: u64) -> Clock {
+        let now = Instant::now();
+        let total = |deadline: Instant| deadline.saturating_duration_since(self.started);
+        Clock {
+            started: now,
+            deadline: self.deadline.map(|d| (now + total(d).mul_f64(share)).min(d)),
+            iterations: self.iterations.map(|n| (done + (n as f64 * share) as u64).min(n)),
+            stop: self.stop.clone(),
+        }
+    }
+
     pub fn has_deadline(&self) -> bool {
         self.deadline.is_some()
     }
@@ -206,6 +220,23 @@ mod tests {
             assert_eq!(turn.decision(full, false, Some(1)), full);
             turn.spent(2999, Duration::from_millis(800));
         }
+    }
+
+    #[test]
+    fn a_part_of_a_clock_never_outlasts_it() {
+        let limits = Limits::new(Budget { time: Some(Duration::from_secs(3600)), iterations: Some(1000) });
+        let clock = limits.start();
+        let part = clock.part(0.25, 100);
+        assert_eq!(part.iteration_limit(), Some(350));
+        assert!(part.remaining().unwrap() <= Duration::from_secs(900));
+        assert!(part.remaining().unwrap() > Duration::from_secs(800));
+        // Late in the budget, a share is cut to what is left.
+        assert_eq!(clock.part(0.5, 900).iteration_limit(), Some(1000));
+        let spent = Limits::new(Budget { time: Some(Duration::ZERO), iterations: None }).start();
+        assert!(spent.part(0.5, 0).time_is_up());
+        // The stop flag is shared.
+        limits.stop.stop();
+        assert!(part.stopped());
     }
 
     #[test]

@@ -330,9 +330,7 @@ impl Engine {
         // A share of the budget, like the threat searches below: with many fours on the board
         // the search can run long without finding a win.
         let vcf_depth = self.config.vcf_depth as i32;
-        if let Some(line) =
-            self.with_sub_budget(limits, &clock, 0.2, |e, c| crate::vcf::vcf(e, me, vcf_depth, c))
-        {
+        if let Some(line) = self.with_sub_budget(&clock, 0.2, |e, c| crate::vcf::vcf(e, me, vcf_depth, c)) {
             let info = proven_info(line.len() as i32, line.clone(), self.nodes, &clock);
             report(&info);
             return Decision { action: line[0], info };
@@ -344,7 +342,7 @@ impl Engine {
         // Threat searches with a share of the budget each: a win by threes for us, and which of
         // our moves would let the opponent win by threes.
         let threes = self.config.vct_threes;
-        if let Some(p) = self.with_sub_budget(limits, &clock, 0.15, |e, c| {
+        if let Some(p) = self.with_sub_budget(&clock, 0.15, |e, c| {
             (threes > 0).then(|| crate::vct::vct_move(e, me, threes, 16, c)).flatten()
         }) {
             let info = proven_info(THREAT_WIN_PLIES, vec![p], self.nodes, &clock);
@@ -352,7 +350,7 @@ impl Engine {
             return Decision { action: p, info };
         }
         let width = self.config.width;
-        let losing: Vec<Point> = self.with_sub_budget(limits, &clock, 0.25, |e, c| {
+        let losing: Vec<Point> = self.with_sub_budget(&clock, 0.25, |e, c| {
             let mut losing = Vec::new();
             // Deepening by the threes allowed, over all the moves at once (see `vct_move`).
             'deepening: for allowed in 1..=threes {
@@ -499,25 +497,12 @@ impl Engine {
         best
     }
 
-    /// Runs `f` with a budget of `share` of the move's (time or node) budget, never past what is
-    /// left of the move's own (`clock`), then lifts the stop so that the main search can go on.
-    fn with_sub_budget<R>(
-        &mut self,
-        limits: &Limits,
-        clock: &Clock,
-        share: f64,
-        f: impl FnOnce(&mut Self, &Clock) -> R,
-    ) -> R {
-        let budget = ply_core::Budget {
-            time: limits.budget.time.map(|t| {
-                let part = t.mul_f64(share);
-                clock.remaining().map_or(part, |left| part.min(left))
-            }),
-            iterations: limits.budget.iterations.map(|n| (self.nodes + (n as f64 * share) as u64).min(n)),
-        };
-        let sub = Limits { budget, stop: limits.stop.clone() }.start();
+    /// Runs `f` with `share` of the move's (time or node) budget, never past what is left of it
+    /// (see [`Clock::part`]), then lifts the stop so that the main search can go on.
+    fn with_sub_budget<R>(&mut self, clock: &Clock, share: f64, f: impl FnOnce(&mut Self, &Clock) -> R) -> R {
+        let sub = clock.part(share, self.nodes);
         let result = f(self, &sub);
-        if !limits.stop.is_stopped() {
+        if !clock.stopped() {
             self.aborted = false;
             self.next_time_check = self.nodes;
         }
