@@ -91,6 +91,11 @@ impl GameDef for Board {
                 "fours a line may add at the tree's leaves, each answered by its block (0: the static value alone)",
             ),
             ParamInfo::new(
+                "fhr",
+                EngineConfig::default().fail_high_margin,
+                "fail-high reduction: an expected cut node this much a ply above beta searches its moves other than fours a ply less (0: off)",
+            ),
+            ParamInfo::new(
                 "razor",
                 EngineConfig::default().razor,
                 "razoring: a node this much a ply below alpha, two plies from the leaves at most, drops into quiescence (0: off)",
@@ -167,6 +172,7 @@ impl GameDef for Board {
                         quiesce: p.get_in("quiesce", 0..=60)?,
                         threat_extensions: p.get_in("threatext", 0..=64)?,
                         reverse_futility: p.get_in("rfp", 0..=10_000)?,
+                        fail_high_margin: p.get_in("fhr", 0..=10_000)?,
                         razor: p.get_in("razor", 0..=10_000)?,
                         move_count_pruning: p.get_bool("lmp")?,
                         counter_threes: p.get_in("counter", 0..=4)?,

@@ -73,6 +73,9 @@ pub struct EngineConfig {
     /// Reverse futility pruning: a null-window node with a free choice of moves, at most three
     /// plies from the leaves, whose static value beats beta by this much a ply is cut (0: off).
     pub reverse_futility: i32,
+    /// Fail-high reduction: an expected cut node with a free choice whose static value beats
+    /// beta by this much a ply searches its moves other than fours a ply less (0: off).
+    pub fail_high_margin: i32,
     /// Razoring: a null-window node with a free choice, at most two plies from the leaves, whose
     /// static value is this much a ply below alpha drops into the leaves' quiescence (0: off).
     pub razor: i32,
@@ -123,6 +126,7 @@ impl Default for EngineConfig {
             quiesce: 4,
             threat_extensions: 2,
             reverse_futility: 100,
+            fail_high_margin: 20,
             razor: 0,
             move_count_pruning: true,
             counter_threes: 0,
@@ -480,10 +484,10 @@ impl Engine {
         for (i, &p) in moves.iter().enumerate() {
             self.place(p);
             let score = if i == 0 {
-                -self.search(depth - 1, -beta, -alpha, 1, clock)
+                -self.search(depth - 1, -beta, -alpha, 1, false, clock)
             } else {
-                let s = -self.search(depth - 1, -alpha - 1, -alpha, 1, clock);
-                if s > alpha { -self.search(depth - 1, -beta, -alpha, 1, clock) } else { s }
+                let s = -self.search(depth - 1, -alpha - 1, -alpha, 1, true, clock);
+                if s > alpha { -self.search(depth - 1, -beta, -alpha, 1, false, clock) } else { s }
             };
             self.unplace();
             if self.aborted {

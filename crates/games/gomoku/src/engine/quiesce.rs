@@ -54,7 +54,7 @@ impl Engine {
         for &packed in &moves {
             let p = move_point(packed);
             self.place(p);
-            let score = -self.search(depth - 1, -beta, -alpha, ply + 1, clock);
+            let score = -self.search(depth - 1, -beta, -alpha, ply + 1, false, clock);
             self.unplace();
             if self.aborted {
                 break;

@@ -193,8 +193,18 @@ impl Engine {
         pack_move(key as u64, p)
     }
 
-    /// Negamax alpha-beta with principal-variation search; scores for the side to move.
-    pub(super) fn search(&mut self, depth: i32, alpha: i32, beta: i32, ply: i32, clock: &Clock) -> i32 {
+    /// Negamax alpha-beta with principal-variation search; scores for the side to move. `cut`:
+    /// a null-window node expected to fail high, as the first move of an expected all-node and
+    /// a late move's reduced search are (chess engines' cut-node).
+    pub(super) fn search(
+        &mut self,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: i32,
+        cut: bool,
+        clock: &Clock,
+    ) -> i32 {
         self.nodes += 1;
         if self.out_of_budget(clock) {
             return 0;
@@ -262,8 +272,11 @@ impl Engine {
         let free_choice = restriction == Restriction::None;
         let prunable = beta - alpha == 1 && free_choice && !forced;
         let margin = self.config.reverse_futility;
-        if prunable && margin > 0 && depth <= 3 {
-            let value = self.evaluate(candidates, me);
+        let futile = prunable && margin > 0 && depth <= 3;
+        let fail_high_margin = self.config.fail_high_margin;
+        let judged = cut && fail_high_margin > 0 && free_choice && !forced;
+        let value = if futile || judged { self.evaluate(candidates, me) } else { 0 };
+        if futile {
             if value - margin * depth >= beta {
                 return value;
             }
@@ -282,7 +295,10 @@ impl Engine {
         let extend =
             restriction == Restriction::Defend && self.extensions_on_line < self.config.threat_extensions;
         self.extensions_on_line += u32::from(extend);
-        let step = Step { depth, ply, extend: forced || extend, reduce: free_choice };
+        // A cut node whose static value is far above beta will most likely fail high whatever it
+        // plays: its moves other than fours are searched a ply less (Rapfi's fail-high reduction).
+        let likely_fail_high = judged && value >= beta + fail_high_margin * depth;
+        let step = Step { depth, ply, extend: forced || extend, reduce: free_choice, cut, likely_fail_high };
         let mut first = if free_choice { moves.len().min(self.config.width) } else { moves.len() };
         if prunable && self.config.move_count_pruning && depth <= 4 {
             first = first.min(3 + (depth * depth) as usize);
@@ -338,7 +354,8 @@ impl Engine {
         node: &mut Node,
         clock: &Clock,
     ) -> bool {
-        let Step { depth, ply, extend, reduce } = step;
+        let Step { depth, ply, extend, reduce, cut, likely_fail_high } = step;
+        let m = self.to_move() as usize - 1;
         let pv = node.beta - node.alpha > 1;
         let next_depth = if extend { depth } else { depth - 1 };
         for i in start..end {
@@ -356,6 +373,11 @@ impl Engine {
                 moves[i..].sort_unstable_by(|a, b| b.cmp(a));
             }
             let p = move_point(moves[i]);
+            let next_depth = if likely_fail_high && !self.lines[p as usize].threats[m].has_four() {
+                next_depth - 1
+            } else {
+                next_depth
+            };
             self.place(p);
             self.tt.prefetch(self.hash);
             // Late moves of a free choice are searched shallower first; one that turns out better
@@ -363,14 +385,21 @@ impl Engine {
             let reduction = if reduce { self.late_move_reduction(depth, i, pv) } else { 0 };
             let (alpha, beta) = (node.alpha, node.beta);
             let score = if i == 0 {
-                -self.search(next_depth, -beta, -alpha, ply + 1, clock)
+                -self.search(next_depth, -beta, -alpha, ply + 1, !pv && !cut, clock)
             } else {
-                let mut s = -self.search(next_depth - reduction, -alpha - 1, -alpha, ply + 1, clock);
+                let mut s = -self.search(
+                    next_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    reduction > 0 || !cut,
+                    clock,
+                );
                 if reduction > 0 && s > alpha {
-                    s = -self.search(next_depth, -alpha - 1, -alpha, ply + 1, clock);
+                    s = -self.search(next_depth, -alpha - 1, -alpha, ply + 1, !cut, clock);
                 }
                 if s > alpha && s < beta {
-                    -self.search(next_depth, -beta, -alpha, ply + 1, clock)
+                    -self.search(next_depth, -beta, -alpha, ply + 1, false, clock)
                 } else {
                     s
                 }
@@ -456,6 +485,10 @@ struct Step {
     ply: i32,
     extend: bool,
     reduce: bool,
+    /// An expected cut node (see [`Engine::search`]).
+    cut: bool,
+    /// Its static value beats beta by [`EngineConfig::fail_high_margin`] a ply.
+    likely_fail_high: bool,
 }
 
 /// Moves taken best first one at a time before the rest are sorted.
