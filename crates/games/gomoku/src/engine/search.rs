@@ -521,6 +521,27 @@ mod tests {
         Engine::new(config).think(board, &Limits::new(Budget::iterations(nodes)), &mut |_| {})
     }
 
+    /// The fail-high reduction takes plies from the moves of cut nodes far above beta, so a tree
+    /// of the same depth is smaller with it; in a won position both find the win.
+    #[test]
+    fn the_fail_high_reduction_searches_a_smaller_tree_to_the_same_depth() {
+        let search = |moves: &str, fail_high_margin| {
+            let config = EngineConfig { max_depth: 8, fail_high_margin, ..EngineConfig::default() };
+            think(&freestyle(moves), config, 50_000_000).info
+        };
+        let opening = "h8 i9 j7 i7 i8";
+        let (with, without) = (search(opening, 20), search(opening, 0));
+        assert_eq!((with.depth, without.depth), (8, 8));
+        assert!(
+            with.iterations < without.iterations,
+            "{} nodes, {} without",
+            with.iterations,
+            without.iterations
+        );
+        let won = "k10 f9 j7 f8 f7 f10 f11 g9 h9 h10 i11 g10 i10 g8 g11";
+        assert!(search(won, 20).proven.is_some() && search(won, 0).proven.is_some());
+    }
+
     /// From a game AIWine won: white's quiet h11 leaves black no defence against a run of
     /// threes, proven 19 plies long. With the answers to threes searched without using depth a
     /// 9-ply search proves it; without them the same depth does not (11 plies do; with one-ply
