@@ -32,10 +32,7 @@ impl Engine {
         } else {
             None
         };
-        if self.move_lists.len() <= ply as usize {
-            self.move_lists.resize_with(ply as usize + 1, Vec::new);
-        }
-        let mut moves = std::mem::take(&mut self.move_lists[ply as usize]);
+        let mut moves = self.take_move_list(ply);
         moves.clear();
         for point in fours {
             let p = point as usize;

@@ -275,8 +275,8 @@ impl Engine {
         let futile = prunable && margin > 0 && depth <= 3;
         let fail_high_margin = self.config.fail_high_margin;
         let judged = cut && fail_high_margin > 0 && free_choice && !forced;
-        let value = if futile || judged { self.evaluate(candidates, me) } else { 0 };
-        if futile {
+        let value = (futile || judged).then(|| self.evaluate(candidates, me));
+        if let Some(value) = value.filter(|_| futile) {
             if value - margin * depth >= beta {
                 return value;
             }
@@ -285,11 +285,7 @@ impl Engine {
                 return self.quiesce(candidates, alpha, beta, 0, ply, clock);
             }
         }
-        // Each ply keeps its move list from node to node rather than allocating one.
-        if self.move_lists.len() <= ply as usize {
-            self.move_lists.resize_with(ply as usize + 1, Vec::new);
-        }
-        let mut moves = std::mem::take(&mut self.move_lists[ply as usize]);
+        let mut moves = self.take_move_list(ply);
         self.order_moves(&mut moves, candidates, restriction, ply as usize, tt_move);
         let mut node = Node { alpha, beta, best: -WIN - 1, best_move: 0 };
         let extend =
@@ -297,7 +293,7 @@ impl Engine {
         self.extensions_on_line += u32::from(extend);
         // A cut node whose static value is far above beta will most likely fail high whatever it
         // plays: its moves other than fours are searched a ply less (Rapfi's fail-high reduction).
-        let likely_fail_high = judged && value >= beta + fail_high_margin * depth;
+        let likely_fail_high = judged && value.is_some_and(|v| v >= beta + fail_high_margin * depth);
         let step = Step { depth, ply, extend: forced || extend, reduce: free_choice, cut, likely_fail_high };
         let mut first = if free_choice { moves.len().min(self.config.width) } else { moves.len() };
         if prunable && self.config.move_count_pruning && depth <= 4 {
@@ -341,6 +337,15 @@ impl Engine {
         };
         self.tt_store(depth, node.best, bound, node.best_move, ply);
         node.best
+    }
+
+    /// The move list of `ply`, taken from the engine until the node gives it back: each ply keeps
+    /// its list from node to node rather than allocating one.
+    pub(super) fn take_move_list(&mut self, ply: i32) -> Vec<u64> {
+        if self.move_lists.len() <= ply as usize {
+            self.move_lists.resize_with(ply as usize + 1, Vec::new);
+        }
+        std::mem::take(&mut self.move_lists[ply as usize])
     }
 
     /// The move loop of [`Self::search`] over `moves[start..end]`, as [`Self::order_moves`]
