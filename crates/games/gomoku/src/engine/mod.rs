@@ -421,8 +421,18 @@ impl Engine {
         let mut depth = 0;
         while depth < self.config.max_depth as i32 {
             depth += 1;
-            let best = self.root_search(depth, &root, best_from(decision), clock);
+            let (best, cut_off) = self.root_search(depth, &root, best_from(decision), clock);
             if self.aborted {
+                // An unfinished iteration that proved every move it finished lost says nothing of
+                // the move it was cut off in, which may hold: that one is played, with no proof.
+                if let (Some((_, score)), Some(p)) = (best, cut_off)
+                    && score < -WIN_THRESHOLD
+                {
+                    decision.action = p;
+                    decision.info.proven = None;
+                    decision.info.pv = vec![p];
+                    break;
+                }
                 // An unfinished iteration's best move, if it is not the last one's, was searched
                 // to the full depth and scored above it (the last best is searched first): it is
                 // the better choice. Its line is only as long as the table remembers.
@@ -463,14 +473,14 @@ impl Engine {
 
     /// One iteration at the root: the best of the root's moves searched to `depth`, with
     /// `first` (the last iteration's best) searched first. An aborted iteration gives the best
-    /// of the moves it finished.
+    /// of the moves it finished, and the move it was cut off in.
     fn root_search(
         &mut self,
         depth: i32,
         root: &Root,
         first: Option<Point>,
         clock: &Clock,
-    ) -> Option<(Point, i32)> {
+    ) -> (Option<(Point, i32)>, Option<Point>) {
         let mut alpha = -WIN - 1;
         let beta = WIN + 1;
         let mut best: Option<(Point, i32)> = None;
@@ -491,14 +501,14 @@ impl Engine {
             };
             self.unplace();
             if self.aborted {
-                break;
+                return (best, Some(p));
             }
             if best.is_none_or(|(_, b)| score > b) {
                 best = Some((p, score));
                 alpha = alpha.max(score);
             }
         }
-        best
+        (best, None)
     }
 
     /// Runs `f` with `share` of the move's (time or node) budget, never past what is left of it

@@ -633,6 +633,23 @@ mod tests {
         assert!(decision.info.depth >= 2, "{:?}", decision.info);
     }
 
+    /// From a game against Rapfi, which announced a win here in 17 plies for the side to move:
+    /// the iteration the budget cut off (with razoring on) had proven the two moves it finished
+    /// lost, the last best first. It was reported as a proven loss and the slower of the two
+    /// played; the move it was cut off in, which may hold, is played now, with no proof.
+    #[test]
+    fn an_unfinished_iteration_proves_no_loss_of_the_moves_it_did_not_finish() {
+        let board =
+            freestyle("j3 l5 l3 j5 k3 i3 m4 m3 k5 k4 i6 h5 n5 k2 h6 i7 g7 g6 e7 f8 e8 f5 d7 h7 i8 h4 f7 c7");
+        let config = EngineConfig { razor: 25, ..EngineConfig::default() };
+        let decision =
+            Engine::new(config).think(&board, &Limits::new(Budget::iterations(1_000_000)), &mut |_| {});
+        assert!(decision.info.depth >= 10, "{:?}", decision.info);
+        assert!(decision.info.proven.is_none_or(|plies| plies > 0), "{:?}", decision.info);
+        let slower_loss = board.point(6, 4).unwrap();
+        assert_ne!(decision.action, slower_loss, "{:?}", decision.info);
+    }
+
     /// The logarithmic table: a ply at depth 3 (the least a reduced search keeps is one ply),
     /// growing with depth and move number, a ply less in the principal variation, nothing
     /// for the first three moves.

@@ -122,7 +122,7 @@ impl Engine {
             if skips(index, depth) {
                 continue;
             }
-            let Some((p, score)) = self.root_search(depth, &root, first, clock) else {
+            let (Some((p, score)), _) = self.root_search(depth, &root, first, clock) else {
                 break;
             };
             if self.aborted {
