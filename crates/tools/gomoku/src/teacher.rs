@@ -3,7 +3,8 @@
 //! -Mk` (Rapfi and Yixin-style brains do), given a node budget with `INFO max_node` so that a
 //! labelling replays exactly. A stronger engine's judgement of the positions the search reads
 //! the tables at is a better target than this engine's own: it sees forced wins many plies
-//! deeper. One brain process a position, so that no state carries over from one to the next.
+//! deeper. One brain process a position, so that no state carries over from one to the next, or
+//! (`keep`) one kept running, its table cleared before each position.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -27,6 +28,10 @@ pub struct Teacher {
     pub scale: f64,
     /// The longest a position may take before the brain is given up on.
     pub timeout: Duration,
+    /// One brain kept running from position to position (it must know `YXHASHCLEAR`, as Rapfi
+    /// and Yixin-style brains do), rather than one started a position: starting Rapfi costs more
+    /// than a search of a few thousand nodes.
+    pub keep: bool,
 }
 
 /// What a brain's `MESSAGE` line says of the position, from the side to move's view.
@@ -67,11 +72,34 @@ impl Teacher {
 
     /// The brain's judgement of the position `moves` (Ply notation) reaches: the last it
     /// reported before its move, or the first forced result (a brain may go on deepening one
-    /// past its budget).
-    pub fn judge(&self, moves: &str) -> Result<Judgement> {
+    /// past its budget). `brain` is the running brain to ask, if any: with `keep` it is left
+    /// running for the next position, its table cleared (`YXHASHCLEAR`) and the game started
+    /// afresh before each; otherwise, or after a failure, it is ended and the next position
+    /// starts a new one.
+    pub fn judge(&self, brain: &mut Option<Brain>, moves: &str) -> Result<Judgement> {
+        let lines = self.position_lines(moves)?;
+        let mut running = match brain.take() {
+            Some(running) => running,
+            None => self.spawn()?,
+        };
+        let (judgement, settled) = self
+            .converse(&mut running, &lines)
+            .with_context(|| format!("{} on '{moves}'", self.brain.display()))?;
+        if self.keep && settled {
+            *brain = Some(running);
+        }
+        Ok(judgement)
+    }
+
+    /// What the brain is told of the position `moves` reaches.
+    fn position_lines(&self, moves: &str) -> Result<Vec<String>> {
         let board =
             parse_board(&Board::new(15, Rule::Freestyle), moves).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut lines = vec![
+        let mut lines = Vec::new();
+        if self.keep {
+            lines.push("YXHASHCLEAR".to_string());
+        }
+        lines.extend([
             "START 15".to_string(),
             format!("INFO max_node {}", self.nodes),
             format!("INFO timeout_turn {}", self.timeout.as_millis()),
@@ -79,7 +107,7 @@ impl Teacher {
             "INFO time_left 2147483647".to_string(),
             "INFO max_memory 67108864".to_string(),
             "BOARD".to_string(),
-        ];
+        ]);
         // Colours alternate, so the side to move owns every other stone counting back from the last.
         let stones = board.moves().len();
         for (i, &p) in board.moves().iter().enumerate() {
@@ -87,36 +115,22 @@ impl Teacher {
             lines.push(format!("{},{}", point_to_xy_text(&board, p), if own { 1 } else { 2 }));
         }
         lines.push("DONE".to_string());
-        let mut child = self.spawn()?;
-        let result = self.converse(&mut child, &lines);
-        // Whatever happened, the brain is done with: `END` for a polite one, then the kill.
-        if let Some(mut stdin) = child.stdin.take() {
-            let _ = stdin.write_all(b"END\n");
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        result.with_context(|| format!("{} on '{moves}'", self.brain.display()))
+        Ok(lines)
     }
 
-    fn spawn(&self) -> Result<Child> {
+    fn spawn(&self) -> Result<Brain> {
         // Run from its own directory, as match managers do: brains find their files there.
         let dir = self.brain.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        Command::new(&self.brain)
+        let mut child = Command::new(&self.brain)
             .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .with_context(|| format!("starting {}", self.brain.display()))
-    }
-
-    fn converse(&self, child: &mut Child, lines: &[String]) -> Result<Judgement> {
-        let stdin = child.stdin.as_mut().context("no stdin")?;
-        stdin.write_all((lines.join("\n") + "\n").as_bytes())?;
-        stdin.flush()?;
+            .with_context(|| format!("starting {}", self.brain.display()))?;
         let stdout = child.stdout.take().context("no stdout")?;
         // A reader thread, so that a brain that stops talking is given up on at the timeout.
-        let (send, receive) = mpsc::channel();
+        let (send, lines) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
@@ -125,35 +139,72 @@ impl Teacher {
                 }
             }
         });
+        Ok(Brain { child, lines })
+    }
+
+    /// The judgement, and whether the brain has played its move and waits for the next command.
+    fn converse(&self, brain: &mut Brain, lines: &[String]) -> Result<(Judgement, bool)> {
+        let stdin = brain.child.stdin.as_mut().context("no stdin")?;
+        stdin.write_all((lines.join("\n") + "\n").as_bytes())?;
+        stdin.flush()?;
         let deadline = Instant::now() + self.timeout + Duration::from_secs(2);
         let mut last = None;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match receive.recv_timeout(left) {
-                Ok(line) => line,
-                Err(mpsc::RecvTimeoutError::Timeout) => bail!("no move within {:?}", self.timeout),
-                Err(mpsc::RecvTimeoutError::Disconnected) => bail!("the brain ended without a move"),
-            };
+            let line = brain.next_line(deadline).map_err(|e| match e {
+                mpsc::RecvTimeoutError::Timeout => anyhow::anyhow!("no move within {:?}", self.timeout),
+                mpsc::RecvTimeoutError::Disconnected => anyhow::anyhow!("the brain ended without a move"),
+            })?;
             let line = line.trim();
             if line.starts_with("ERROR") {
                 bail!("the brain said '{}'", ply_gomoku::gomocup::quoted(line));
             }
             if let Some(judgement) = parse_judgement(line) {
                 if matches!(judgement, Judgement::Forced(_)) {
-                    return Ok(judgement);
+                    // A kept brain must finish its move before the next position; one that runs
+                    // on past a found result is ended instead of waited for.
+                    let grace = Instant::now() + FORCED_GRACE;
+                    let settled = self.keep
+                        && std::iter::from_fn(|| brain.next_line(grace).ok()).any(|l| is_move(l.trim()));
+                    return Ok((judgement, settled));
                 }
                 last = Some(judgement);
             }
             if is_move(line) {
-                return last.context("the brain moved without reporting an Eval");
+                return Ok((last.context("the brain moved without reporting an Eval")?, true));
             }
         }
     }
 
     /// `position` with the brain's value in place of its own.
-    pub fn label(&self, position: &LabelledPosition) -> Result<LabelledPosition> {
-        let value = self.value(self.judge(&position.moves)?);
+    pub fn label(&self, brain: &mut Option<Brain>, position: &LabelledPosition) -> Result<LabelledPosition> {
+        let value = self.value(self.judge(brain, &position.moves)?);
         Ok(LabelledPosition { moves: position.moves.clone(), value: (value * 1000.0).round() / 1000.0 })
+    }
+}
+
+/// How long a kept brain may take, after reporting a forced result, to play its move.
+const FORCED_GRACE: Duration = Duration::from_secs(1);
+
+/// A running brain and the lines it writes.
+pub struct Brain {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Brain {
+    fn next_line(&self, deadline: Instant) -> Result<String, mpsc::RecvTimeoutError> {
+        self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+    }
+}
+
+impl Drop for Brain {
+    /// `END` for a polite brain, then the kill, whatever state it is in.
+    fn drop(&mut self) {
+        if let Some(mut stdin) = self.child.stdin.take() {
+            let _ = stdin.write_all(b"END\n");
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -184,8 +235,13 @@ mod tests {
 
     #[test]
     fn values_follow_the_brains_scale() {
-        let teacher =
-            Teacher { brain: PathBuf::new(), nodes: 1, scale: 200.0, timeout: Duration::from_secs(1) };
+        let teacher = Teacher {
+            brain: PathBuf::new(),
+            nodes: 1,
+            scale: 200.0,
+            timeout: Duration::from_secs(1),
+            keep: false,
+        };
         assert_eq!(teacher.value(Judgement::Forced(true)), 1.0);
         assert_eq!(teacher.value(Judgement::Forced(false)), -1.0);
         assert_eq!(teacher.value(Judgement::Score(0)), 0.0);

@@ -126,11 +126,15 @@ fn bad_input_gets_a_clear_error() {
 /// A stand-in for a Gomocup brain: its score is 100 a stone the side to move has more than the
 /// opponent (so the colours it is told are checked); at `max_node 7` it reports a forced win
 /// and then thinks on for a minute, as a brain deepening a found mate may; at `max_node 9` it
-/// refuses the board.
+/// refuses the board. Each run of it adds a line to `starts.log` beside it, and it counts the
+/// stones from `START` on, so that a brain kept from position to position must be told each
+/// afresh.
 const FAKE_BRAIN: &str = r#"#!/bin/sh
+echo start >> "$(dirname "$0")/starts.log"
 own=0; opp=0; nodes=0
 while read -r line; do
   case "$line" in
+    "START "*) own=0; opp=0 ;;
     "INFO max_node "*) nodes=${line#INFO max_node } ;;
     *,*,1) own=$((own + 1)) ;;
     *,*,2) opp=$((opp + 1)) ;;
@@ -160,16 +164,34 @@ fn teach_relabels_positions_with_a_brains_judgement() {
         let args = ["teach", positions.to_str().unwrap(), "--brain", brain.to_str().unwrap()];
         train(&[&args[..], &["--nodes", nodes, "--timeout", "20", "--out", out.to_str().unwrap()]].concat())
     };
+    let teach_kept = |nodes: &str| {
+        let args = ["teach", positions.to_str().unwrap(), "--brain", brain.to_str().unwrap(), "--keep-brain"];
+        let rest = ["--nodes", nodes, "--timeout", "20", "-t", "1", "--out", out.to_str().unwrap()];
+        train(&[&args[..], &rest[..]].concat())
+    };
+    let starts = || std::fs::read_to_string(dir.path().join("starts.log")).map_or(0, |t| t.lines().count());
+    let body = || {
+        let text = std::fs::read_to_string(&out).unwrap();
+        text.lines().filter(|l| !l.starts_with('#')).map(str::to_string).collect::<Vec<_>>()
+    };
     let (ok, err) = teach("100");
     assert!(ok && err.contains("labelled 2 positions"), "{err}");
-    let text = std::fs::read_to_string(&out).unwrap();
-    let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     // A score of −100 at Rapfi's scale of 200 is tanh(−0.25).
-    assert_eq!(body, ["-0.245 h8 h9 i8", "0.000 h8 h9 i8 i9"]);
+    assert_eq!(body(), ["-0.245 h8 h9 i8", "0.000 h8 h9 i8 i9"]);
+    assert_eq!(starts(), 2);
+    // One brain for both positions, told each afresh: the same labels.
+    let (ok, err) = teach_kept("100");
+    assert!(ok && err.contains("labelled 2 positions"), "{err}");
+    assert_eq!(body(), ["-0.245 h8 h9 i8", "0.000 h8 h9 i8 i9"]);
+    assert_eq!(starts(), 3);
     let (ok, err) = teach("7");
     assert!(ok, "{err}");
-    let text = std::fs::read_to_string(&out).unwrap();
-    assert!(text.contains("\n1.000 h8 h9 i8\n1.000 h8 h9 i8 i9\n"), "{text}");
+    assert_eq!(body(), ["1.000 h8 h9 i8", "1.000 h8 h9 i8 i9"]);
+    // A kept brain that thinks on past a forced result is ended rather than waited for.
+    let (ok, err) = teach_kept("7");
+    assert!(ok, "{err}");
+    assert_eq!(body(), ["1.000 h8 h9 i8", "1.000 h8 h9 i8 i9"]);
+    assert_eq!(starts(), 7);
     let (ok, err) = teach("9");
     assert!(!ok && err.contains("no position was labelled") && err.contains("ERROR bad board"), "{err}");
     let (ok, err) =

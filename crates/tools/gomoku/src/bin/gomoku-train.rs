@@ -16,7 +16,7 @@ use ply_gomoku_tools::leaves::{
     LabelledPosition, Labelling, position_samples, positions_from_text, positions_to_text,
 };
 use ply_gomoku_tools::sgf::games_from_sgf;
-use ply_gomoku_tools::teacher::Teacher;
+use ply_gomoku_tools::teacher::{Brain, Teacher};
 use ply_gomoku_tools::train::{
     FitOptions, PlayedGame, SelfPlay, fit, games_from_text, games_to_text, log_loss, samples, value_loss,
 };
@@ -92,6 +92,10 @@ enum Command {
         /// Brains run at once (default: all cores).
         #[arg(short = 't', long)]
         threads: Option<usize>,
+        /// Keep each brain running from position to position, its table cleared before each
+        /// (`YXHASHCLEAR`), instead of starting one a position.
+        #[arg(long)]
+        keep_brain: bool,
         #[arg(long)]
         out: PathBuf,
     },
@@ -356,16 +360,29 @@ fn main() -> Result<()> {
             let header = format!("# {command_line}\n");
             write(&out, &(header + &positions_to_text(&positions)))?;
         }
-        Command::Teach { positions, brain, nodes, scale, timeout, threads, out } => {
+        Command::Teach { positions, brain, nodes, scale, timeout, threads, keep_brain, out } => {
             if nodes == 0 || timeout == 0 || !(scale > 0.0 && scale.is_finite()) {
                 bail!("--nodes and --timeout must be at least 1 and --scale a positive number");
             }
             let positions = read_positions(&positions)?;
-            let teacher = Teacher { brain, nodes, scale, timeout: Duration::from_secs(timeout) };
+            let teacher =
+                Teacher { brain, nodes, scale, timeout: Duration::from_secs(timeout), keep: keep_brain };
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
             let started = Instant::now();
-            let answers: Vec<Result<LabelledPosition>> =
-                pool.install(|| positions.par_iter().map(|p| teacher.label(p)).collect());
+            // A brain a thread of the pool, kept (with --keep-brain) across the positions it labels.
+            let brains: Vec<std::sync::Mutex<Option<Brain>>> =
+                (0..pool.current_num_threads()).map(|_| Default::default()).collect();
+            let answers: Vec<Result<LabelledPosition>> = pool.install(|| {
+                positions
+                    .par_iter()
+                    .map(|p| {
+                        let thread = rayon::current_thread_index().unwrap_or(0) % brains.len();
+                        let mut brain = brains[thread].lock().unwrap_or_else(|e| e.into_inner());
+                        teacher.label(&mut brain, p)
+                    })
+                    .collect()
+            });
+            drop(brains);
             let mut labelled = Vec::new();
             let mut failed = 0;
             let mut first_failure = None;
