@@ -645,10 +645,12 @@ mod tests {
         let board =
             freestyle("j3 l5 l3 j5 k3 i3 m4 m3 k5 k4 i6 h5 n5 k2 h6 i7 g7 g6 e7 f8 e8 f5 d7 h7 i8 h4 f7 c7");
         let first_fit = EvalWeights::parse(include_str!("testdata/weights-first-fit.txt")).unwrap();
-        let evaluation = Evaluation::Tables(std::sync::Arc::new(first_fit));
-        let config = EngineConfig { razor: 25, evaluation, ..EngineConfig::default() };
-        let decision =
-            Engine::new(config).think(&board, &Limits::new(Budget::iterations(1_000_000)), &mut |_| {});
+        let config = EngineConfig { razor: 25, ..EngineConfig::default() };
+        let decision = Engine::with_weights(config, &first_fit).think(
+            &board,
+            &Limits::new(Budget::iterations(1_000_000)),
+            &mut |_| {},
+        );
         assert!(decision.info.depth >= 10, "{:?}", decision.info);
         assert!(decision.info.proven.is_none_or(|plies| plies > 0), "{:?}", decision.info);
         let slower_loss = board.point(6, 4).unwrap();
