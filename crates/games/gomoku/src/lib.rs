@@ -116,6 +116,11 @@ impl GameDef for Board {
                 "move-count pruning: 3 + depth² moves at null-window nodes of depth 4 or less, the rest if all lose",
             ),
             ParamInfo::new(
+                "defuse",
+                EngineConfig::default().defusers,
+                "answers to a four-three in the making include the points that stop either of its lines",
+            ),
+            ParamInfo::new(
                 "counter",
                 EngineConfig::default().counter_threes,
                 "answers to an open three also include moves making this many open threes of our own (0: none)",
@@ -175,6 +180,7 @@ impl GameDef for Board {
                         fail_high_margin: p.get_in("fhr", 0..=10_000)?,
                         razor: p.get_in("razor", 0..=10_000)?,
                         move_count_pruning: p.get_bool("lmp")?,
+                        defusers: p.get_bool("defuse")?,
                         counter_threes: p.get_in("counter", 0..=4)?,
                         time_share: p.get_in("spend", 1..=90)?,
                         attack: p.get_in("attack", 0..=1000)?,

@@ -86,6 +86,10 @@ pub struct EngineConfig {
     /// Move-count pruning: a null-window node with a free choice of moves, at most four plies
     /// from the leaves, searches its best `3 + depth²` moves, and the rest only if they all lose.
     pub move_count_pruning: bool,
+    /// Answers to a winning threat in the making also include the points that take the win
+    /// away on one of its lines: against a four-three, a stone on the three's line where the
+    /// opponent would make no four (`defusing_points`).
+    pub defusers: bool,
     /// Weight of the side to move's own point scores in the evaluation, in percent of the
     /// opponent's (the side to move plays first, so its chances count for more), with the
     /// hand-set evaluation.
@@ -129,6 +133,7 @@ impl Default for EngineConfig {
             fail_high_margin: 20,
             razor: 0,
             move_count_pruning: true,
+            defusers: true,
             counter_threes: 0,
             attack: 130,
             evaluation: Evaluation::Learned,

@@ -307,6 +307,42 @@ impl Engine {
         self.winning[side].assign(p, threat.winning());
     }
 
+    /// The empty points on the lines through `winning` (the opponent's winning points) where a
+    /// stone of `me` leaves one of them no longer winning: the opponent's line there shrinks
+    /// from a three or four to less, which a stone on the point itself or on its fours does not
+    /// always cover (a two crossing a closed three is stopped on the two's line as well).
+    pub(super) fn defusing_points(&self, winning: PointSet, me: u8) -> PointSet {
+        let t = 2 - me as usize;
+        let mut out = PointSet::default();
+        for w in winning {
+            let line = &self.lines[w as usize];
+            for (dir, &d) in DIRECTIONS.iter().enumerate() {
+                let old = (line.shapes[dir] >> (4 * t)) & 15;
+                if ENCODED[old as usize] == 0 {
+                    continue;
+                }
+                for k in (-4isize..=4).filter(|&k| k != 0) {
+                    let q = (w as isize + k * d) as usize;
+                    if self.cells[q] != EMPTY {
+                        continue;
+                    }
+                    let key = line.keys[dir] | u16::from(me) << key_shift(k);
+                    let new = (self.pairs.pair(key) >> (4 * t)) & 15;
+                    if new == old {
+                        continue;
+                    }
+                    let count = line.counts[t]
+                        .wrapping_sub(ENCODED[old as usize])
+                        .wrapping_add(ENCODED[new as usize]);
+                    if !threat_from_count(count).winning() {
+                        out.insert(q);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Reads every line of `p` afresh.
     fn refresh_all(&mut self, p: usize) {
         self.lines[p].shapes = self.lines[p].keys.map(|key| self.pairs.pair(key));

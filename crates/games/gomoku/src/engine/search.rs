@@ -127,11 +127,16 @@ impl Engine {
         let me = self.to_move();
         let them = other(me);
         let (m, t) = (me as usize - 1, them as usize - 1);
+        let defusers = if restriction == Restriction::Defend && self.config.defusers {
+            self.defusing_points(candidates & self.winning[t], me) & candidates
+        } else {
+            PointSet::default()
+        };
         let pool = match restriction {
             Restriction::Only(set) => set,
             // Counter-attacks are told by their open threes, which the point sets do not keep.
             Restriction::Defend if self.config.counter_threes > 0 => candidates,
-            Restriction::Defend => candidates & (self.winning[t] | self.fours[t] | self.fours[m]),
+            Restriction::Defend => candidates & (self.winning[t] | self.fours[t] | self.fours[m] | defusers),
             Restriction::None => candidates,
         };
         let killers = self.killers.get(ply).copied().unwrap_or_default();
@@ -151,7 +156,8 @@ impl Engine {
                 && !(theirs.winning()
                     || theirs.has_four()
                     || mine.has_four()
-                    || self.counters(mine.open_threes()))
+                    || self.counters(mine.open_threes())
+                    || defusers.contains(p))
             {
                 return;
             }
@@ -165,8 +171,11 @@ impl Engine {
                 }
                 let mine = self.threat(p, me);
                 let theirs = self.threat(p, them);
-                let answers =
-                    theirs.winning || theirs.fours > 0 || mine.fours > 0 || self.counters(mine.open_threes);
+                let answers = theirs.winning
+                    || theirs.fours > 0
+                    || mine.fours > 0
+                    || self.counters(mine.open_threes)
+                    || defusers.contains(p as usize);
                 if mine.forbidden || (defend && !answers) {
                     continue;
                 }
@@ -511,172 +520,5 @@ pub(crate) fn move_point(packed: u64) -> Point {
 }
 
 #[cfg(test)]
-mod tests {
-    use ply_core::Budget;
-
-    use super::*;
-
-    fn freestyle(moves: &str) -> Board {
-        crate::notation::parse_board(&Board::new(15, Rule::Freestyle), moves).unwrap()
-    }
-
-    /// The engine's move in `board` with a small table and a node budget.
-    fn think(board: &Board, config: EngineConfig, nodes: u64) -> Decision<Point> {
-        let config = EngineConfig { tt_bits: 18, ..config };
-        Engine::new(config).think(board, &Limits::new(Budget::iterations(nodes)), &mut |_| {})
-    }
-
-    /// The fail-high reduction takes plies from the moves of cut nodes far above beta, so a tree
-    /// of the same depth is smaller with it; in a won position both find the win.
-    #[test]
-    fn the_fail_high_reduction_searches_a_smaller_tree_to_the_same_depth() {
-        let search = |moves: &str, fail_high_margin| {
-            let config = EngineConfig { max_depth: 8, fail_high_margin, ..EngineConfig::default() };
-            think(&freestyle(moves), config, 50_000_000).info
-        };
-        let opening = "h8 i9 j7 i7 i8";
-        let (with, without) = (search(opening, 20), search(opening, 0));
-        assert_eq!((with.depth, without.depth), (8, 8));
-        assert!(
-            with.iterations < without.iterations,
-            "{} nodes, {} without",
-            with.iterations,
-            without.iterations
-        );
-        let won = "k10 f9 j7 f8 f7 f10 f11 g9 h9 h10 i11 g10 i10 g8 g11";
-        assert!(search(won, 20).proven.is_some() && search(won, 0).proven.is_some());
-    }
-
-    /// From a game AIWine won: white's quiet h11 leaves black no defence against a run of
-    /// threes, proven 19 plies long. With the answers to threes searched without using depth a
-    /// 9-ply search proves it; without them the same depth does not (11 plies do; with one-ply
-    /// late move reductions, 8 and 10).
-    #[test]
-    fn threat_extensions_see_a_win_by_threes_twice_as_deep() {
-        let board = freestyle("g11 l10 m7 g7 j6 l6 i8 h10 j14 k11 k7 j10 m9 l8 l7 j7 k10");
-        let winning = board.point(7, 10).unwrap();
-        let search = |threat_extensions| {
-            // The tree alone: the leaves' fours would see the win from 6 plies by themselves.
-            let config =
-                EngineConfig { max_depth: 9, threat_extensions, quiesce: 0, ..EngineConfig::default() };
-            think(&board, config, 50_000_000)
-        };
-        let extended = search(2);
-        assert_eq!(extended.action, winning, "{:?}", extended.info);
-        assert!(extended.info.proven.is_some_and(|plies| plies > 0), "{:?}", extended.info);
-        let plain = search(0);
-        // It may still like h11 on the evaluation's word, but it has not seen the win.
-        assert_eq!(plain.info.proven, None, "{:?}", plain.info);
-    }
-
-    #[test]
-    fn a_double_three_answers_a_four_three_threat_whose_blocks_give_fours() {
-        // From a game AIWine won: black threatens a four-three at l9; white's e7 makes two
-        // open threes, and black's fours are blocked by white stones that make fours of their
-        // own, so white wins in seven plies. Blocks and fours alone never try e7.
-        let board = freestyle("k5 h7 j9 h4 i5 j5 i6 h6 h5 i4 k6 g4 f4 g5 k8 k4 j4 g7 k9 k7 g6");
-        let counter_attack = board.point(4, 6).unwrap();
-        // The tree alone first: the root's threat search off.
-        let search = |counter_threes, vct_threes| {
-            let config = EngineConfig { max_depth: 6, counter_threes, vct_threes, ..EngineConfig::default() };
-            think(&board, config, 5_000_000)
-        };
-        for counter_threes in [1, 2] {
-            let found = search(counter_threes, 0);
-            assert_eq!(found.action, counter_attack, "{:?}", found.info);
-            assert!(found.info.proven.is_some_and(|plies| plies > 0), "{:?}", found.info);
-        }
-        let blocks_only = search(0, 0);
-        assert_eq!(blocks_only.info.proven, None, "{:?}", blocks_only.info);
-        // The root's threat search finds it by itself, since it follows the fours black
-        // answers with rather than taking them for refutations.
-        let threat_search = search(0, EngineConfig::default().vct_threes);
-        assert_eq!(threat_search.action, counter_attack, "{:?}", threat_search.info);
-        assert!(threat_search.info.proven.is_some_and(|plies| plies > 0), "{:?}", threat_search.info);
-    }
-
-    /// A one-ply tree, the root's own threat searches off, sees a win by continuous fours only
-    /// through the fours its leaves may play (a position of the tactics suite).
-    #[test]
-    fn quiescence_lets_a_one_ply_tree_see_a_win_by_continuous_fours() {
-        let board = freestyle("k10 f9 j7 f8 f7 f10 f11 g9 h9 h10 i11 g10 i10 g8 g11");
-        let search = |quiesce| {
-            let config = EngineConfig {
-                max_depth: 1,
-                vcf_depth: 0,
-                vct_threes: 0,
-                quiesce,
-                ..EngineConfig::default()
-            };
-            think(&board, config, 1_000_000)
-        };
-        let found = search(4);
-        assert!(found.info.proven.is_some_and(|plies| plies > 0), "{:?}", found.info);
-        let without = search(0);
-        assert_eq!(without.info.proven, None, "{:?}", without.info);
-    }
-
-    /// From a game against Rapfi (Ply to move, ahead): with many fours on the board the root's
-    /// continuous-fours search ran through the whole budget, the threat searches after it took
-    /// their shares on top, and the move came from no search at all. Each now ends at the move's
-    /// budget, and the tree gets what they leave.
-    #[test]
-    fn the_root_threat_searches_keep_within_the_move_budget() {
-        let board = freestyle(
-            "j8 j7 l10 i7 h7 j9 k10 i6 i8 j6 j10 i10 k8 h8 g9 l6 k6 k7 m7 l8 i5 m10 m9 k12 j11 i12 \
-             k11 j12 l12 i9 l11 i11 i13 l13 n9 n7 m11 n11 k13 n10 g12 g10 l4 h11 j13 j4 j5 h5 m5 m6 \
-             o7 n8 e8 g4 f3 f11 g11 f10",
-        );
-        let budget = 400_000;
-        let decision = think(&board, EngineConfig::default(), budget);
-        assert!(decision.info.iterations <= budget, "{:?}", decision.info);
-        assert!(decision.info.depth >= 2, "{:?}", decision.info);
-    }
-
-    /// From a game against Rapfi, which announced a win here in 17 plies for the side to move:
-    /// the iteration the budget cut off (with razoring on) had proven the two moves it finished
-    /// lost, the last best first. It was reported as a proven loss and the slower of the two
-    /// played; the move it was cut off in, which may hold, is played now, with no proof. The
-    /// tree is the one the evaluation of the time gave (with today's tables, or the hand-set
-    /// ones, the budget ends elsewhere and the build before the mend passes too), so those
-    /// tables are kept for it.
-    #[test]
-    fn an_unfinished_iteration_proves_no_loss_of_the_moves_it_did_not_finish() {
-        let board =
-            freestyle("j3 l5 l3 j5 k3 i3 m4 m3 k5 k4 i6 h5 n5 k2 h6 i7 g7 g6 e7 f8 e8 f5 d7 h7 i8 h4 f7 c7");
-        let first_fit = EvalWeights::parse(include_str!("testdata/weights-first-fit.txt")).unwrap();
-        let config = EngineConfig { razor: 25, ..EngineConfig::default() };
-        let decision = Engine::with_weights(config, &first_fit).think(
-            &board,
-            &Limits::new(Budget::iterations(1_000_000)),
-            &mut |_| {},
-        );
-        assert!(decision.info.depth >= 10, "{:?}", decision.info);
-        assert!(decision.info.proven.is_none_or(|plies| plies > 0), "{:?}", decision.info);
-        let slower_loss = board.point(6, 4).unwrap();
-        assert_ne!(decision.action, slower_loss, "{:?}", decision.info);
-    }
-
-    /// The logarithmic table: a ply at depth 3 (the least a reduced search keeps is one ply),
-    /// growing with depth and move number, a ply less in the principal variation, nothing
-    /// for the first three moves.
-    #[test]
-    fn late_move_reductions_grow_with_depth_and_move_number() {
-        let table =
-            Engine::new(EngineConfig { tt_bits: 10, reduction_divisor: 175, ..EngineConfig::default() });
-        let reduce = |depth, index, pv| table.late_move_reduction(depth, index, pv);
-        assert_eq!([reduce(10, 0, false), reduce(10, 2, false)], [0, 0]);
-        assert_eq!([reduce(3, 3, false), reduce(3, 19, false), reduce(3, 19, true)], [1, 1, 1]);
-        // 0.5 + ln 4 · ln 10 / 1.75 = 2.32; 0.5 + ln 10 · ln 20 / 1.75 = 4.44.
-        assert_eq!([reduce(4, 9, false), reduce(10, 19, false), reduce(10, 19, true)], [2, 4, 3]);
-        assert_eq!(reduce(64, 19, false), 7);
-        let one_ply =
-            Engine::new(EngineConfig { tt_bits: 10, reduction_divisor: 0, ..EngineConfig::default() });
-        assert_eq!(
-            [one_ply.late_move_reduction(10, 19, false), one_ply.late_move_reduction(2, 19, false)],
-            [1, 0]
-        );
-        let off = Engine::new(EngineConfig { tt_bits: 10, reductions: false, ..EngineConfig::default() });
-        assert_eq!(off.late_move_reduction(10, 19, false), 0);
-    }
-}
+#[path = "search_tests.rs"]
+mod tests;
