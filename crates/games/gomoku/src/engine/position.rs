@@ -308,9 +308,9 @@ impl Engine {
     }
 
     /// The empty points on the lines through `winning` (the opponent's winning points) where a
-    /// stone of `me` leaves one of them no longer winning: the opponent's line there shrinks
-    /// from a three or four to less, which a stone on the point itself or on its fours does not
-    /// always cover (a two crossing a closed three is stopped on the two's line as well).
+    /// stone of `me` leaves one of them no longer winning. Against a four-three made of a closed
+    /// three and an open two, the two's line has such points where the opponent makes no four,
+    /// so that answers on its strong points and fours alone miss them.
     pub(super) fn defusing_points(&self, winning: PointSet, me: u8) -> PointSet {
         let t = 2 - me as usize;
         let mut out = PointSet::default();
