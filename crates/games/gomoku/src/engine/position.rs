@@ -312,13 +312,13 @@ impl Engine {
     /// three and an open two, the two's line has such points where the opponent makes no four,
     /// so that answers on its strong points and fours alone miss them.
     pub(super) fn defusing_points(&self, winning: PointSet, me: u8) -> PointSet {
-        let t = 2 - me as usize;
+        let them = other(me);
         let mut out = PointSet::default();
         for w in winning {
             let line = &self.lines[w as usize];
             for (dir, &d) in DIRECTIONS.iter().enumerate() {
-                let old = (line.shapes[dir] >> (4 * t)) & 15;
-                if ENCODED[old as usize] == 0 {
+                let old = pair_shape(line.shapes[dir], them) as usize;
+                if ENCODED[old] == 0 {
                     continue;
                 }
                 for k in (-4isize..=4).filter(|&k| k != 0) {
@@ -327,13 +327,12 @@ impl Engine {
                         continue;
                     }
                     let key = line.keys[dir] | u16::from(me) << key_shift(k);
-                    let new = (self.pairs.pair(key) >> (4 * t)) & 15;
+                    let new = pair_shape(self.pairs.pair(key), them) as usize;
                     if new == old {
                         continue;
                     }
-                    let count = line.counts[t]
-                        .wrapping_sub(ENCODED[old as usize])
-                        .wrapping_add(ENCODED[new as usize]);
+                    let count =
+                        line.counts[them as usize - 1].wrapping_sub(ENCODED[old]).wrapping_add(ENCODED[new]);
                     if !threat_from_count(count).winning() {
                         out.insert(q);
                     }
