@@ -15,8 +15,8 @@ mod vct;
 pub use board::{BLACK, Board, DIRECTIONS, EMPTY, Gomoku, MAX_SIZE, MIN_SIZE, Point, Rule, WHITE};
 pub use document::{DocumentConfig, DocumentPlayer, direction_weight, point_weights};
 pub use engine::{
-    COMBOS, Engine, EngineConfig, EnginePlayer, EvalWeights, Evaluation, FEATURES, HIDDEN, HIDDEN_ONE,
-    HiddenLayer, THREAT_MASKS,
+    COMBOS, Engine, EngineConfig, EnginePlayer, EvalWeights, Evaluation, FEATURES, Facing, HIDDEN,
+    HIDDEN_ONE, HiddenLayer, NodeMoves, THREAT_MASKS,
 };
 pub use lines::Shape;
 pub use notation::{board_to_text, parse_board, point_to_xy_text, winning_line};

@@ -3,6 +3,7 @@
 
 pub mod hidden;
 pub mod leaves;
+pub mod rank;
 pub mod sgf;
 pub mod teacher;
 pub mod train;

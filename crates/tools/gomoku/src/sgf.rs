@@ -28,7 +28,8 @@ pub fn games_from_sgf(text: &str) -> Result<SgfGames, String> {
     let mut seen = HashSet::new();
     for (index, nodes) in game_trees(text)?.into_iter().enumerate() {
         let at = |e: String| format!("game {}: {e}", index + 1);
-        let (moves, claimed) = moves_and_result(&nodes).map_err(at)?;
+        let game = read_game(&nodes).map_err(at)?;
+        let (moves, claimed) = (game.moves.join(" "), game.result);
         let board = parse_board(&template, &moves).map_err(|e| at(e.to_string()))?;
         match board.winner() {
             Some(winner) => {
@@ -54,11 +55,18 @@ pub fn games_from_sgf(text: &str) -> Result<SgfGames, String> {
     Ok(read)
 }
 
-/// The game's moves in Ply's notation and its `RE` value, with the root's game, size and rule
-/// checked.
-fn moves_and_result(nodes: &[Node]) -> Result<(String, Option<String>), String> {
-    let mut moves = Vec::new();
-    let mut result = None;
+/// One game as the file has it: its moves in Ply's notation, which of them the match manager
+/// marked as the opening's (`C[opening move]`), its `RE` value and its players.
+struct GameRecord {
+    moves: Vec<String>,
+    opening: Vec<bool>,
+    result: Option<String>,
+    players: [Option<String>; 2],
+}
+
+/// The game's record, with the root's game, size and rule checked.
+fn read_game(nodes: &[Node]) -> Result<GameRecord, String> {
+    let mut game = GameRecord { moves: Vec::new(), opening: Vec::new(), result: None, players: [None, None] };
     for (i, node) in nodes.iter().enumerate() {
         for (ident, values) in node {
             let value = values.first().map(String::as_str).unwrap_or("");
@@ -69,9 +77,12 @@ fn moves_and_result(nodes: &[Node]) -> Result<(String, Option<String>), String> 
                     return Err(format!("RU[{value}]: only freestyle games (RU[0]) are read"));
                 }
                 "AB" | "AW" | "AE" => return Err(format!("{ident}: set-up stones are not read")),
-                "RE" => result = Some(value.to_string()),
+                "RE" => game.result = Some(value.to_string()),
+                "PB" => game.players[0] = Some(value.to_string()),
+                "PW" => game.players[1] = Some(value.to_string()),
                 "B" | "W" => {
-                    let colour = if moves.len() % 2 == 0 { "B" } else { "W" };
+                    let moves = &mut game.moves;
+                    let colour = if moves.len().is_multiple_of(2) { "B" } else { "W" };
                     if ident != colour {
                         return Err(format!(
                             "move {} is {ident}, but it is {colour}'s turn",
@@ -82,12 +93,48 @@ fn moves_and_result(nodes: &[Node]) -> Result<(String, Option<String>), String> 
                         sgf_point(value)
                             .map_err(|e| format!("move {} (node {}): {e}", moves.len() + 1, i + 1))?,
                     );
+                    let comment = node.iter().find(|(ident, _)| ident == "C").and_then(|(_, v)| v.first());
+                    game.opening.push(comment.is_some_and(|c| c == "opening move"));
                 }
                 _ => {}
             }
         }
     }
-    Ok((moves.join(" "), result))
+    Ok(game)
+}
+
+/// The moves one player chose, each with the position it was played in; the opening's moves
+/// (which the match manager placed, not the player) are not among them.
+#[derive(Debug)]
+pub struct PlayerMoves {
+    /// Each move as the position's moves and the move, in Ply's notation.
+    pub moves: Vec<(String, String)>,
+    /// Games the player played, each distinct game once.
+    pub games: usize,
+}
+
+/// The moves `player` (its name as `PB` or `PW` give it) made in the file's games, however they
+/// ended.
+pub fn player_moves(text: &str, player: &str) -> Result<PlayerMoves, String> {
+    let template = Board::new(15, Rule::Freestyle);
+    let mut read = PlayerMoves { moves: Vec::new(), games: 0 };
+    let mut seen = HashSet::new();
+    for (index, nodes) in game_trees(text)?.into_iter().enumerate() {
+        let at = |e: String| format!("game {}: {e}", index + 1);
+        let game = read_game(&nodes).map_err(at)?;
+        parse_board(&template, &game.moves.join(" ")).map_err(|e| at(e.to_string()))?;
+        let Some(seat) = game.players.iter().position(|p| p.as_deref() == Some(player)) else { continue };
+        if !seen.insert(game.moves.clone()) {
+            continue;
+        }
+        read.games += 1;
+        for (i, played) in game.moves.iter().enumerate() {
+            if i % 2 == seat && !game.opening[i] {
+                read.moves.push((game.moves[..i].join(" "), played.clone()));
+            }
+        }
+    }
+    Ok(read)
 }
 
 fn sgf_point(value: &str) -> Result<String, String> {
@@ -183,6 +230,26 @@ mod tests {
         assert_eq!(read.games[0].winner, Some(ply_gomoku::BLACK));
         let twice = games_from_sgf(&format!("{MATCH}{MATCH}")).unwrap();
         assert_eq!((twice.games.len(), twice.unfinished), (1, 2));
+    }
+
+    #[test]
+    fn a_players_moves_are_read_without_the_opening() {
+        let ply = player_moves(MATCH, "Ply").unwrap();
+        assert_eq!(ply.games, 1);
+        assert_eq!(
+            ply.moves,
+            [
+                ("h8 i8".to_string(), "h9".to_string()),
+                ("h8 i8 h9 i9".to_string(), "h10".to_string()),
+                ("h8 i8 h9 i9 h10 i10".to_string(), "h11".to_string()),
+                ("h8 i8 h9 i9 h10 i10 h11 i11".to_string(), "h12".to_string()),
+            ]
+        );
+        let opponent = player_moves(MATCH, "Opponent").unwrap();
+        assert_eq!(opponent.moves.iter().map(|(_, m)| m.as_str()).collect::<Vec<_>>(), ["i9", "i10", "i11"]);
+        assert_eq!(player_moves(&format!("{MATCH}{MATCH}"), "Ply").unwrap().games, 1);
+        assert_eq!(player_moves(MATCH, "Nobody").unwrap().moves.len(), 0);
+        assert!(player_moves("(;SZ[19];B[hh])", "Ply").unwrap_err().contains("only 15x15"));
     }
 
     #[test]

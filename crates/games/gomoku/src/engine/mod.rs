@@ -24,6 +24,7 @@ use crate::lines::{PairTable, Shape, key_shift};
 use eval::ThreatSummary;
 pub use eval::{COMBOS, EvalWeights, THREAT_MASKS};
 pub use hidden::{FEATURES, HIDDEN, HIDDEN_ONE, HiddenLayer};
+pub use search::{Facing, NodeMoves};
 
 pub(crate) use point_set::PointSet;
 use position::PackedThreat;

@@ -472,6 +472,60 @@ impl Engine {
     }
 }
 
+/// What a position's side to move faces, as the tree tells it apart: it decides which moves a
+/// node searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Facing {
+    /// Nothing to choose: the node is scored without a move (a five of ours to make, two of
+    /// the opponent's to block, or a winning threat of ours the opponent has no four against).
+    Decided,
+    /// No threat: every candidate, the best [`EngineConfig::width`] of them below the root.
+    Nothing,
+    /// A five to block: those points only.
+    Five,
+    /// A winning threat in the making (an open three, a four-three to be): its answers only.
+    Threat,
+}
+
+/// The moves of a position in the order a node of the tree tries them, before any search
+/// (no table move, killers or history): the ones it would never search are left out.
+#[derive(Clone, Debug)]
+pub struct NodeMoves {
+    pub facing: Facing,
+    pub moves: Vec<Point>,
+}
+
+impl Engine {
+    /// The moves a node of the tree in `board`'s position would search, best first: a probe of
+    /// the move ordering and answer sets (`gomoku-train rank` measures where a stronger
+    /// player's moves fall in them).
+    pub fn node_moves(&mut self, board: &Board) -> NodeMoves {
+        self.load(board);
+        self.history.fill(0);
+        self.killers.fill([0; 2]);
+        let candidates = self.candidate_set();
+        let (me, them) = (self.to_move(), other(self.to_move()));
+        let decided = !(self.fives[me as usize - 1] & candidates).is_empty()
+            || (self.fives[them as usize - 1] & candidates).len() >= 2
+            || ((self.fives[them as usize - 1] & candidates).is_empty()
+                && self.any_threat(self.winning[me as usize - 1] & candidates, me, |t| t.winning)
+                && !self.any_threat(self.fours[them as usize - 1] & candidates, them, |t| t.fours > 0));
+        if decided {
+            return NodeMoves { facing: Facing::Decided, moves: Vec::new() };
+        }
+        let restriction = self.restriction(candidates);
+        let mut keyed = Vec::new();
+        self.order_moves(&mut keyed, candidates, restriction, 0, 0);
+        keyed.sort_unstable_by(|a, b| b.cmp(a));
+        let facing = match restriction {
+            Restriction::None => Facing::Nothing,
+            Restriction::Only(_) => Facing::Five,
+            Restriction::Defend => Facing::Threat,
+        };
+        NodeMoves { facing, moves: keyed.into_iter().map(move_point).collect() }
+    }
+}
+
 /// Which candidates a node searches (see [`Engine::restriction`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Restriction {

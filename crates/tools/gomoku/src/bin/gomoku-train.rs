@@ -1,7 +1,8 @@
 //! `gomoku-train`: fits the Gomoku engine's evaluation tables to self-play results (see
 //! `ply_gomoku::train` and docs/gomoku.md). `play` writes self-play games, `label` draws
 //! positions like the search's leaves from them and labels them by a deeper search, `teach`
-//! relabels positions with another engine's judgement (a Gomocup brain's), `fit` fits
+//! relabels positions with another engine's judgement (a Gomocup brain's), `rank` finds where
+//! a player's moves fall in the engine's move ordering, `fit` fits
 //! tables to game and position files, `run` does rounds of play and fit, each round's players
 //! using the last round's tables.
 
@@ -15,7 +16,8 @@ use ply_gomoku_tools::hidden::HiddenOptions;
 use ply_gomoku_tools::leaves::{
     LabelledPosition, Labelling, position_samples, positions_from_text, positions_to_text,
 };
-use ply_gomoku_tools::sgf::games_from_sgf;
+use ply_gomoku_tools::rank::rank_moves;
+use ply_gomoku_tools::sgf::{games_from_sgf, player_moves};
 use ply_gomoku_tools::teacher::{Brain, Teacher};
 use ply_gomoku_tools::train::{
     FitOptions, PlayedGame, SelfPlay, fit, games_from_text, games_to_text, log_loss, samples, value_loss,
@@ -98,6 +100,21 @@ enum Command {
         keep_brain: bool,
         #[arg(long)]
         out: PathBuf,
+    },
+    /// Where a player's moves in match-manager SGF files fall among the moves a node of the
+    /// engine's tree would search, best first (docs/gomoku.md, "Kept: answers on the three's
+    /// line").
+    Rank {
+        /// SGF files as c-gomoku-cli writes them (`-sgf`).
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+        /// The player whose moves are ranked, as `PB`/`PW` name it.
+        #[arg(long)]
+        player: String,
+        /// Writes the positions whose move the tree would never search, one a line: the
+        /// position's moves, a tab, the move.
+        #[arg(long)]
+        never_searched: Option<PathBuf>,
     },
     /// Fits tables to game and position files and writes them.
     Fit {
@@ -410,6 +427,30 @@ fn main() -> Result<()> {
             );
             let header = format!("# {command_line}\n");
             write(&out, &(header + &positions_to_text(&labelled)))?;
+        }
+        Command::Rank { games, player, never_searched } => {
+            let mut moves = Vec::new();
+            let mut played = 0;
+            for path in &games {
+                let text =
+                    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+                let read =
+                    player_moves(&text, &player).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+                played += read.games;
+                moves.extend(read.moves);
+            }
+            if moves.is_empty() {
+                bail!("no moves of a player named '{player}' (PB or PW) in the games given");
+            }
+            let ranks = rank_moves(&moves).map_err(|e| anyhow::anyhow!(e))?;
+            println!("{player}: {} moves in {played} games", moves.len());
+            println!("{ranks}");
+            if let Some(path) = never_searched {
+                write(
+                    &path,
+                    &ranks.never_searched.iter().map(|line| format!("{line}\n")).collect::<String>(),
+                )?;
+            }
         }
         Command::Fit { games, positions, fit: args, start, out } => {
             args.check()?;
