@@ -202,6 +202,26 @@ impl Engine {
         pack_move(key as u64, p)
     }
 
+    /// The score of a node decided without a move: a five of ours to make, two of the
+    /// opponent's to block, or a winning threat of ours the opponent has no four against.
+    #[inline]
+    fn decided_score(&mut self, candidates: PointSet, ply: i32) -> Option<i32> {
+        let me = self.to_move();
+        let them = other(me);
+        let (m, t) = (me as usize - 1, them as usize - 1);
+        if !(self.fives[m] & candidates).is_empty() {
+            return Some(WIN - ply - 1);
+        }
+        let their_fives = (self.fives[t] & candidates).len();
+        if their_fives >= 2 {
+            return Some(-(WIN - ply - 2));
+        }
+        let wins_by_threat = their_fives == 0
+            && self.any_threat(self.winning[m] & candidates, me, |t| t.winning)
+            && !self.any_threat(self.fours[t] & candidates, them, |t| t.fours > 0);
+        wins_by_threat.then_some(WIN - ply - 3)
+    }
+
     /// Negamax alpha-beta with principal-variation search; scores for the side to move. `cut`:
     /// a null-window node expected to fail high, as the first move of an expected all-node and
     /// a late move's reduced search are (chess engines' cut-node).
@@ -228,20 +248,10 @@ impl Engine {
         let them = other(me);
         let (m, t) = (me as usize - 1, them as usize - 1);
         let candidates = self.candidate_set();
-        if !(self.fives[m] & candidates).is_empty() {
-            return WIN - ply - 1;
+        if let Some(score) = self.decided_score(candidates, ply) {
+            return score;
         }
-        let their_fives = (self.fives[t] & candidates).len();
-        if their_fives >= 2 {
-            return -(WIN - ply - 2);
-        }
-        let forced = their_fives == 1;
-        if !forced
-            && self.any_threat(self.winning[m] & candidates, me, |t| t.winning)
-            && !self.any_threat(self.fours[t] & candidates, them, |t| t.fours > 0)
-        {
-            return WIN - ply - 3;
-        }
+        let forced = !(self.fives[t] & candidates).is_empty();
         if depth <= 0 && !forced {
             let leaf_vcf = self.config.vcf_depth.min(self.config.leaf_vcf) as i32;
             if leaf_vcf > 0
@@ -504,13 +514,7 @@ impl Engine {
         self.history.fill(0);
         self.killers.fill([0; 2]);
         let candidates = self.candidate_set();
-        let (me, them) = (self.to_move(), other(self.to_move()));
-        let decided = !(self.fives[me as usize - 1] & candidates).is_empty()
-            || (self.fives[them as usize - 1] & candidates).len() >= 2
-            || ((self.fives[them as usize - 1] & candidates).is_empty()
-                && self.any_threat(self.winning[me as usize - 1] & candidates, me, |t| t.winning)
-                && !self.any_threat(self.fours[them as usize - 1] & candidates, them, |t| t.fours > 0));
-        if decided {
+        if self.decided_score(candidates, 0).is_some() {
             return NodeMoves { facing: Facing::Decided, moves: Vec::new() };
         }
         let restriction = self.restriction(candidates);
