@@ -23,22 +23,19 @@ pub struct SgfGames {
 type Node = Vec<(String, Vec<String>)>;
 
 pub fn games_from_sgf(text: &str) -> Result<SgfGames, String> {
-    let template = Board::new(15, Rule::Freestyle);
     let mut read = SgfGames { games: Vec::new(), unfinished: 0 };
     let mut seen = HashSet::new();
-    for (index, nodes) in game_trees(text)?.into_iter().enumerate() {
-        let at = |e: String| format!("game {}: {e}", index + 1);
-        let game = read_game(&nodes).map_err(at)?;
-        let (moves, claimed) = (game.moves.join(" "), game.result);
-        let board = parse_board(&template, &moves).map_err(|e| at(e.to_string()))?;
+    for played in played_games(text)? {
+        let (number, game, board) = played?;
+        let moves = game.moves.join(" ");
         match board.winner() {
             Some(winner) => {
                 let colour = if winner == ply_gomoku::BLACK { 'B' } else { 'W' };
-                if let Some(re) = claimed.filter(|re| !re.starts_with(colour)) {
-                    return Err(at(format!(
-                        "RE[{re}] disagrees with the moves, which give {} a five",
+                if let Some(re) = game.result.filter(|re| !re.starts_with(colour)) {
+                    return Err(format!(
+                        "game {number}: RE[{re}] disagrees with the moves, which give {} a five",
                         if colour == 'B' { "black" } else { "white" }
-                    )));
+                    ));
                 }
             }
             None if board.is_full() => {}
@@ -53,6 +50,21 @@ pub fn games_from_sgf(text: &str) -> Result<SgfGames, String> {
         }
     }
     Ok(read)
+}
+
+/// The file's games in order, each read and its moves played out on a freestyle 15×15 board,
+/// with its number (from 1); an error names the game.
+fn played_games(
+    text: &str,
+) -> Result<impl Iterator<Item = Result<(usize, GameRecord, Board), String>>, String> {
+    let template = Board::new(15, Rule::Freestyle);
+    Ok(game_trees(text)?.into_iter().enumerate().map(move |(index, nodes)| {
+        let number = index + 1;
+        let at = |e: String| format!("game {number}: {e}");
+        let game = read_game(&nodes).map_err(at)?;
+        let board = parse_board(&template, &game.moves.join(" ")).map_err(|e| at(e.to_string()))?;
+        Ok((number, game, board))
+    }))
 }
 
 /// One game as the file has it: its moves in Ply's notation, which of them the match manager
@@ -116,13 +128,10 @@ pub struct PlayerMoves {
 /// The moves `player` (its name as `PB` or `PW` give it) made in the file's games, however they
 /// ended.
 pub fn player_moves(text: &str, player: &str) -> Result<PlayerMoves, String> {
-    let template = Board::new(15, Rule::Freestyle);
     let mut read = PlayerMoves { moves: Vec::new(), games: 0 };
     let mut seen = HashSet::new();
-    for (index, nodes) in game_trees(text)?.into_iter().enumerate() {
-        let at = |e: String| format!("game {}: {e}", index + 1);
-        let game = read_game(&nodes).map_err(at)?;
-        parse_board(&template, &game.moves.join(" ")).map_err(|e| at(e.to_string()))?;
+    for played in played_games(text)? {
+        let (_, game, _) = played?;
         let Some(seat) = game.players.iter().position(|p| p.as_deref() == Some(player)) else { continue };
         if !seen.insert(game.moves.clone()) {
             continue;
