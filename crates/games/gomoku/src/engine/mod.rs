@@ -38,6 +38,9 @@ const TIME_CHECK_INTERVAL: u64 = 1024;
 /// The length reported for a win a threat search proves without counting its plies (as the
 /// tree scores a continuous-fours win found at a leaf): a win, of unknown length.
 const THREAT_WIN_PLIES: i32 = 10;
+/// The tree counts depth in hundredths of a ply, so that an extension or a reduction can be a
+/// fraction of one (as Rapfi's are); iterations and the configuration count whole plies.
+const ONE_PLY: i32 = 100;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
@@ -457,7 +460,7 @@ impl Engine {
                 depth -= 1;
                 continue;
             }
-            self.tt_store(depth, score, EXACT, p, 0);
+            self.tt_store(depth * ONE_PLY, score, EXACT, p, 0);
             decision.action = p;
             decision.info = SearchInfo {
                 depth: depth as u32,
@@ -477,7 +480,7 @@ impl Engine {
         }
     }
 
-    /// One iteration at the root: the best of the root's moves searched to `depth`, with
+    /// One iteration at the root: the best of the root's moves searched to `depth` plies, with
     /// `first` (the last iteration's best) searched first. An aborted iteration gives the best
     /// of the moves it finished, and the move it was cut off in.
     fn root_search(
@@ -499,11 +502,12 @@ impl Engine {
         }
         for (i, &p) in moves.iter().enumerate() {
             self.place(p);
+            let child_depth = (depth - 1) * ONE_PLY;
             let score = if i == 0 {
-                -self.search(depth - 1, -beta, -alpha, 1, false, clock)
+                -self.search(child_depth, -beta, -alpha, 1, false, clock)
             } else {
-                let s = -self.search(depth - 1, -alpha - 1, -alpha, 1, true, clock);
-                if s > alpha { -self.search(depth - 1, -beta, -alpha, 1, false, clock) } else { s }
+                let s = -self.search(child_depth, -alpha - 1, -alpha, 1, true, clock);
+                if s > alpha { -self.search(child_depth, -beta, -alpha, 1, false, clock) } else { s }
             };
             self.unplace();
             if self.aborted {

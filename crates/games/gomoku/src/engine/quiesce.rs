@@ -19,7 +19,7 @@ impl Engine {
     ) -> i32 {
         let me = self.to_move();
         let stand = self.evaluate(candidates, me);
-        if stand >= beta || depth <= -(self.config.quiesce as i32) {
+        if stand >= beta || depth <= -(self.config.quiesce as i32) * ONE_PLY {
             return stand;
         }
         let m = me as usize - 1;
@@ -51,7 +51,7 @@ impl Engine {
         for &packed in &moves {
             let p = move_point(packed);
             self.place(p);
-            let score = -self.search(depth - 1, -beta, -alpha, ply + 1, false, clock);
+            let score = -self.search(depth - ONE_PLY, -beta, -alpha, ply + 1, false, clock);
             self.unplace();
             if self.aborted {
                 break;

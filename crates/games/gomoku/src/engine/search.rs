@@ -93,7 +93,7 @@ impl Engine {
         } else {
             score
         };
-        self.tt.store(self.hash, TtEntry { score, depth: depth as i8, bound, best });
+        self.tt.store(self.hash, TtEntry { score, depth: depth as i16, bound, best });
     }
 
     /// The moves worth searching when the opponent threatens: blocking its five; or, facing a
@@ -222,7 +222,8 @@ impl Engine {
         wins_by_threat.then_some(WIN - ply - 3)
     }
 
-    /// Negamax alpha-beta with principal-variation search; scores for the side to move. `cut`:
+    /// Negamax alpha-beta with principal-variation search, `depth` in hundredths of a ply
+    /// ([`ONE_PLY`]); scores for the side to move. `cut`:
     /// a null-window node expected to fail high, as the first move of an expected all-node and
     /// a late move's reduced search are (chess engines' cut-node).
     pub(super) fn search(
@@ -291,16 +292,20 @@ impl Engine {
         let free_choice = restriction == Restriction::None;
         let prunable = beta - alpha == 1 && free_choice && !forced;
         let margin = self.config.reverse_futility;
-        let futile = prunable && margin > 0 && depth <= 3;
+        let futile = prunable && margin > 0 && depth <= 3 * ONE_PLY;
         let fail_high_margin = self.config.fail_high_margin;
         let judged = cut && fail_high_margin > 0 && free_choice && !forced;
         let value = (futile || judged).then(|| self.evaluate(candidates, me));
         if let Some(value) = value.filter(|_| futile) {
-            if value - margin * depth >= beta {
+            if value - margin * depth / ONE_PLY >= beta {
                 return value;
             }
             let razor = self.config.razor;
-            if razor > 0 && self.config.quiesce > 0 && depth <= 2 && value + razor * depth < alpha {
+            if razor > 0
+                && self.config.quiesce > 0
+                && depth <= 2 * ONE_PLY
+                && value + razor * depth / ONE_PLY < alpha
+            {
                 return self.quiesce(candidates, alpha, beta, 0, ply, clock);
             }
         }
@@ -312,11 +317,13 @@ impl Engine {
         self.extensions_on_line += u32::from(extend);
         // A cut node whose static value is far above beta will most likely fail high whatever it
         // plays: its moves other than fours are searched a ply less (Rapfi's fail-high reduction).
-        let likely_fail_high = judged && value.is_some_and(|v| v >= beta + fail_high_margin * depth);
-        let step = Step { depth, ply, extend: forced || extend, reduce: free_choice, cut, likely_fail_high };
+        let likely_fail_high =
+            judged && value.is_some_and(|v| v >= beta + fail_high_margin * depth / ONE_PLY);
+        let extension = if forced || extend { ONE_PLY } else { 0 };
+        let step = Step { depth, ply, extension, reduce: free_choice, cut, likely_fail_high };
         let mut first = if free_choice { moves.len().min(self.config.width) } else { moves.len() };
-        if prunable && self.config.move_count_pruning && depth <= 4 {
-            first = first.min(3 + (depth * depth) as usize);
+        if prunable && self.config.move_count_pruning && depth <= 4 * ONE_PLY {
+            first = first.min(3 + (depth * depth / (ONE_PLY * ONE_PLY)) as usize);
         }
         let mut cut = self.search_moves(&mut moves, 0, first, step, &mut node, clock);
         // Only blocking a five leaves out no move that could hold. A loss found among fewer moves
@@ -378,10 +385,10 @@ impl Engine {
         node: &mut Node,
         clock: &Clock,
     ) -> bool {
-        let Step { depth, ply, extend, reduce, cut, likely_fail_high } = step;
+        let Step { depth, ply, extension, reduce, cut, likely_fail_high } = step;
         let m = self.to_move() as usize - 1;
         let pv = node.beta - node.alpha > 1;
-        let next_depth = if extend { depth } else { depth - 1 };
+        let next_depth = depth - ONE_PLY + extension;
         for i in start..end {
             // Most nodes that cut off do so within the first few moves: pick those one by one,
             // and sort the rest only when the search gets that far.
@@ -398,7 +405,7 @@ impl Engine {
             }
             let p = move_point(moves[i]);
             let next_depth = if likely_fail_high && !self.lines[p as usize].threats[m].has_four() {
-                next_depth - 1
+                next_depth - ONE_PLY
             } else {
                 next_depth
             };
@@ -443,24 +450,27 @@ impl Engine {
                     k[1] = k[0];
                     k[0] = p;
                 }
-                self.history[p as usize] += (depth * depth).max(1) as u32;
+                let plies = depth / ONE_PLY;
+                self.history[p as usize] += (plies * plies).max(1) as u32;
                 return true;
             }
         }
         false
     }
 
-    /// Plies the `index`th move (from 0) of a free choice is searched shallower first.
+    /// How much shallower (in hundredths of a ply, whole plies) the `index`th move (from 0) of
+    /// a free choice is searched first.
     fn late_move_reduction(&self, depth: i32, index: usize, pv: bool) -> i32 {
-        if !self.config.reductions || depth < 3 || index < 3 {
+        if !self.config.reductions || depth < 3 * ONE_PLY || index < 3 {
             return 0;
         }
         let divisor = self.config.reduction_divisor;
         if divisor == 0 {
-            return 1;
+            return ONE_PLY;
         }
-        let log_product = (depth as f32).ln() * ((index + 1) as f32).ln() * 100.0 / divisor as f32;
-        ((0.5 + log_product) as i32 - i32::from(pv)).clamp(1, depth - 2)
+        let plies = depth / ONE_PLY;
+        let log_product = (plies as f32).ln() * ((index + 1) as f32).ln() * 100.0 / divisor as f32;
+        ((0.5 + log_product) as i32 - i32::from(pv)).clamp(1, plies - 2) * ONE_PLY
     }
 
     pub(super) fn principal_variation(&mut self, first: Point, depth: u32) -> Vec<Point> {
@@ -549,13 +559,14 @@ struct Node {
     best_move: Point,
 }
 
-/// How a node's moves are searched: its depth and ply, whether they use no depth (answers to
-/// a five, and threat extensions), and whether late moves may be reduced.
+/// How a node's moves are searched: its depth (in hundredths of a ply) and ply, the depth its
+/// moves get back (answers to a five, and threat extensions), and whether late moves may be
+/// reduced.
 #[derive(Clone, Copy)]
 struct Step {
     depth: i32,
     ply: i32,
-    extend: bool,
+    extension: i32,
     reduce: bool,
     /// An expected cut node (see [`Engine::search`]).
     cut: bool,

@@ -188,17 +188,22 @@ fn a_four_three_in_the_making_is_answered_on_either_of_its_lines() {
 #[test]
 fn late_move_reductions_grow_with_depth_and_move_number() {
     let table = Engine::new(EngineConfig { tt_bits: 10, reduction_divisor: 175, ..EngineConfig::default() });
-    let reduce = |depth, index, pv| table.late_move_reduction(depth, index, pv);
-    assert_eq!([reduce(10, 0, false), reduce(10, 2, false)], [0, 0]);
-    assert_eq!([reduce(3, 3, false), reduce(3, 19, false), reduce(3, 19, true)], [1, 1, 1]);
+    // Depths and reductions in whole plies.
+    let reduce =
+        |depth, index, pv| table.late_move_reduction(depth * ONE_PLY, index, pv) as f32 / ONE_PLY as f32;
+    assert_eq!([reduce(10, 0, false), reduce(10, 2, false)], [0.0, 0.0]);
+    assert_eq!([reduce(3, 3, false), reduce(3, 19, false), reduce(3, 19, true)], [1.0, 1.0, 1.0]);
     // 0.5 + ln 4 · ln 10 / 1.75 = 2.32; 0.5 + ln 10 · ln 20 / 1.75 = 4.44.
-    assert_eq!([reduce(4, 9, false), reduce(10, 19, false), reduce(10, 19, true)], [2, 4, 3]);
-    assert_eq!(reduce(64, 19, false), 7);
+    assert_eq!([reduce(4, 9, false), reduce(10, 19, false), reduce(10, 19, true)], [2.0, 4.0, 3.0]);
+    assert_eq!(reduce(64, 19, false), 7.0);
     let one_ply = Engine::new(EngineConfig { tt_bits: 10, reduction_divisor: 0, ..EngineConfig::default() });
     assert_eq!(
-        [one_ply.late_move_reduction(10, 19, false), one_ply.late_move_reduction(2, 19, false)],
-        [1, 0]
+        [
+            one_ply.late_move_reduction(10 * ONE_PLY, 19, false),
+            one_ply.late_move_reduction(2 * ONE_PLY, 19, false)
+        ],
+        [ONE_PLY, 0]
     );
     let off = Engine::new(EngineConfig { tt_bits: 10, reductions: false, ..EngineConfig::default() });
-    assert_eq!(off.late_move_reduction(10, 19, false), 0);
+    assert_eq!(off.late_move_reduction(10 * ONE_PLY, 19, false), 0);
 }

@@ -132,7 +132,7 @@ impl Engine {
                 depth -= 1;
                 continue;
             }
-            self.tt_store(depth, score, EXACT, p, 0);
+            self.tt_store(depth * ONE_PLY, score, EXACT, p, 0);
             first = Some(p);
             if score.abs() > WIN_THRESHOLD {
                 break;

@@ -9,7 +9,8 @@ use crate::board::Point;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TtEntry {
     pub score: i32,
-    pub depth: i8,
+    /// In hundredths of a ply, as the search counts depth.
+    pub depth: i16,
     pub bound: u8,
     pub best: Point,
 }
@@ -17,19 +18,22 @@ pub(crate) struct TtEntry {
 impl TtEntry {
     /// All of it in one word, so that one atomic store writes it whole. The empty slot's word,
     /// 0, is the default entry, as the table of plain entries it replaces was filled with.
+    /// The bound takes two bits and the point the other fourteen of the last sixteen: a point
+    /// of the padded board is below 2^10.
     fn pack(self) -> u64 {
+        debug_assert!(self.bound < 4 && self.best < 1 << 14);
         u64::from(self.score as u32)
-            | u64::from(self.depth as u8) << 32
-            | u64::from(self.bound) << 40
-            | u64::from(self.best) << 48
+            | u64::from(self.depth as u16) << 32
+            | u64::from(self.bound) << 48
+            | u64::from(self.best) << 50
     }
 
     fn unpack(data: u64) -> TtEntry {
         TtEntry {
             score: data as u32 as i32,
-            depth: (data >> 32) as u8 as i8,
-            bound: (data >> 40) as u8,
-            best: (data >> 48) as Point,
+            depth: (data >> 32) as u16 as i16,
+            bound: (data >> 48) as u8 & 3,
+            best: (data >> 50) as Point,
         }
     }
 }
@@ -110,7 +114,7 @@ mod tests {
     fn an_entry_reads_back_whole_and_a_slot_is_sixteen_bytes() {
         let table = SharedTable::new(10);
         assert_eq!(table.probe(KEY), None);
-        let entry = TtEntry { score: -999_990, depth: -3, bound: 2, best: 0xfedc };
+        let entry = TtEntry { score: -999_990, depth: -300, bound: 2, best: 0x3edc };
         table.store(KEY, entry);
         assert_eq!(table.probe(KEY), Some(entry));
         // The same slot, another position: a miss.
