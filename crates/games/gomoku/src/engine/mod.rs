@@ -500,9 +500,9 @@ impl Engine {
         {
             moves[..=i].rotate_right(1);
         }
+        let child_depth = (depth - 1) * ONE_PLY;
         for (i, &p) in moves.iter().enumerate() {
             self.place(p);
-            let child_depth = (depth - 1) * ONE_PLY;
             let score = if i == 0 {
                 -self.search(child_depth, -beta, -alpha, 1, false, clock)
             } else {
