@@ -83,18 +83,22 @@ export async function gamePage(root, id) {
   const holdsGame = () => !view.protected || Boolean(keys().owner);
   const myTurn = () => view.status === 'playing' && view.turn.kind === 'player' && view.turn.human && holdsSeat(view.turn.player);
 
-  let sending = false;
+  // The ply whose move is on its way: a second click on the same position is dropped, but the
+  // socket may show the move (and the next turn) before the reply comes, and a click on that
+  // next position is a new move.
+  let sendingPly = null;
   const board = page.mount(boardRoot, {
     board: boardData,
     async play(action) {
-      if (sending) return;
-      sending = true;
+      const ply = view.actions.length;
+      if (sendingPly === ply) return;
+      sendingPly = ply;
       try {
-        accept(await post(`/api/games/${id}/move`, { action, ply: view.actions.length }, seatToken(view.turn.player)));
+        accept(await post(`/api/games/${id}/move`, { action, ply }, seatToken(view.turn.player)));
       } catch (err) {
         showError(err);
       } finally {
-        sending = false;
+        if (sendingPly === ply) sendingPly = null;
       }
     },
   });
