@@ -6,6 +6,7 @@
 
 mod eval;
 mod hidden;
+mod ordering;
 mod point_set;
 mod position;
 mod quiesce;
@@ -24,12 +25,12 @@ use crate::lines::{PairTable, Shape, key_shift};
 use eval::ThreatSummary;
 pub use eval::{COMBOS, EvalWeights, THREAT_MASKS};
 pub use hidden::{FEATURES, HIDDEN, HIDDEN_ONE, HiddenLayer};
-pub use search::{Facing, NodeMoves};
+pub use ordering::{Facing, NodeMoves};
 
+use ordering::Restriction;
+pub(crate) use ordering::{move_point, pack_move};
 pub(crate) use point_set::PointSet;
 use position::PackedThreat;
-use search::Restriction;
-pub(crate) use search::{move_point, pack_move};
 use table::{SharedTable, TtEntry};
 
 pub const WIN: i32 = 1_000_000;
