@@ -121,6 +121,11 @@ impl GameDef for Board {
                 "answers to a four-three in the making include the points that stop either of its lines",
             ),
             ParamInfo::new(
+                "fourwin",
+                EngineConfig::default().double_four_wins,
+                "a node where the side to move makes an open four or a double four, and the opponent no five, is won",
+            ),
+            ParamInfo::new(
                 "counter",
                 EngineConfig::default().counter_threes,
                 "answers to an open three also include moves making this many open threes of our own (0: none)",
@@ -181,6 +186,7 @@ impl GameDef for Board {
                         razor: p.get_in("razor", 0..=10_000)?,
                         move_count_pruning: p.get_bool("lmp")?,
                         defusers: p.get_bool("defuse")?,
+                        double_four_wins: p.get_bool("fourwin")?,
                         counter_threes: p.get_in("counter", 0..=4)?,
                         time_share: p.get_in("spend", 1..=90)?,
                         attack: p.get_in("attack", 0..=1000)?,

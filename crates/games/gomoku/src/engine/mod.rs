@@ -95,6 +95,9 @@ pub struct EngineConfig {
     /// away on one of its lines: against a four-three, a stone on the three's line where the
     /// opponent would make no four (`defusing_points`).
     pub defusers: bool,
+    /// A node where the side to move makes an open four or two fours at once, and the
+    /// opponent has no five to make, is scored as won (whatever fours the opponent has).
+    pub double_four_wins: bool,
     /// Weight of the side to move's own point scores in the evaluation, in percent of the
     /// opponent's (the side to move plays first, so its chances count for more), with the
     /// hand-set evaluation.
@@ -139,6 +142,7 @@ impl Default for EngineConfig {
             razor: 0,
             move_count_pruning: true,
             defusers: true,
+            double_four_wins: true,
             counter_threes: 0,
             attack: 130,
             evaluation: Evaluation::Learned,

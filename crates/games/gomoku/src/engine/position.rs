@@ -91,6 +91,10 @@ impl PackedThreat {
         ((self.0 >> 20) & 15) as u8
     }
 
+    pub fn fours(self) -> u8 {
+        ((self.0 >> 16) & 15) as u8
+    }
+
     pub fn has_four(self) -> bool {
         self.0 & 15 << 16 != 0
     }
@@ -403,6 +407,18 @@ impl Engine {
             return !set.is_empty();
         }
         set.into_iter().any(|p| test(&self.threat(p, color)))
+    }
+
+    /// Whether `color` makes two fives to be at once (an open four, or fours on two lines) on
+    /// one of `points`: the opponent, with no five of its own to make, blocks one and loses to
+    /// the other, whatever fours it plays first (each is answered by the five).
+    pub(super) fn has_double_four(&mut self, points: PointSet, color: u8) -> bool {
+        let side = color as usize - 1;
+        let checked = self.rule == Rule::Renju && color == BLACK;
+        points.into_iter().any(|p| {
+            self.lines[p as usize].threats[side].fours() >= 2
+                && !(checked && self.threat(p as Point, color).forbidden)
+        })
     }
 
     /// Whether the last stone placed made five.

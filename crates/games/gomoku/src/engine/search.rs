@@ -110,9 +110,13 @@ impl Engine {
         if their_fives >= 2 {
             return Some(-(WIN - ply - 2));
         }
-        let wins_by_threat = their_fives == 0
-            && self.any_threat(self.winning[m] & candidates, me, |t| t.winning)
-            && !self.any_threat(self.fours[t] & candidates, them, |t| t.fours > 0);
+        if their_fives > 0 {
+            return None;
+        }
+        let ours = self.winning[m] & candidates;
+        let wins_by_threat = self.any_threat(ours, me, |t| t.winning)
+            && (!self.any_threat(self.fours[t] & candidates, them, |t| t.fours > 0)
+                || (self.config.double_four_wins && self.has_double_four(ours, me)));
         wins_by_threat.then_some(WIN - ply - 3)
     }
 

@@ -45,8 +45,16 @@ fn threat_extensions_see_a_win_by_threes_twice_as_deep() {
     let board = freestyle("g11 l10 m7 g7 j6 l6 i8 h10 j14 k11 k7 j10 m9 l8 l7 j7 k10");
     let winning = board.point(7, 10).unwrap();
     let search = |threat_extensions| {
-        // The tree alone: the leaves' fours would see the win from 6 plies by themselves.
-        let config = EngineConfig { max_depth: 9, threat_extensions, quiesce: 0, ..EngineConfig::default() };
+        // The tree alone: the leaves' fours would see the win from 6 plies by themselves, and
+        // an open four to make against fours decided at once (`fourwin`) from 9 plies without
+        // the extensions, so both stay off.
+        let config = EngineConfig {
+            max_depth: 9,
+            threat_extensions,
+            quiesce: 0,
+            double_four_wins: false,
+            ..EngineConfig::default()
+        };
         think(&board, config, 50_000_000)
     };
     let extended = search(2);
@@ -84,13 +92,20 @@ fn a_double_three_answers_a_four_three_threat_whose_blocks_give_fours() {
 }
 
 /// A one-ply tree, the root's own threat searches off, sees a win by continuous fours only
-/// through the fours its leaves may play (a position of the tactics suite).
+/// through the fours its leaves may play (a position of the tactics suite). An open four to
+/// make against fours, decided at once, would see this one from one ply by itself: it stays off.
 #[test]
 fn quiescence_lets_a_one_ply_tree_see_a_win_by_continuous_fours() {
     let board = freestyle("k10 f9 j7 f8 f7 f10 f11 g9 h9 h10 i11 g10 i10 g8 g11");
     let search = |quiesce| {
-        let config =
-            EngineConfig { max_depth: 1, vcf_depth: 0, vct_threes: 0, quiesce, ..EngineConfig::default() };
+        let config = EngineConfig {
+            max_depth: 1,
+            vcf_depth: 0,
+            vct_threes: 0,
+            quiesce,
+            double_four_wins: false,
+            ..EngineConfig::default()
+        };
         think(&board, config, 1_000_000)
     };
     let found = search(4);
@@ -206,4 +221,28 @@ fn late_move_reductions_grow_with_depth_and_move_number() {
     );
     let off = Engine::new(EngineConfig { tt_bits: 10, reductions: false, ..EngineConfig::default() });
     assert_eq!(off.late_move_reduction(10 * ONE_PLY, 19, false), 0);
+}
+
+/// An open four to make wins against any number of the opponent's fours, as long as it has no
+/// five to make: each four of its is answered by our five. A four-three does not: there the
+/// opponent's fours may gain the move that stops the three, so the tree searches it.
+#[test]
+fn an_open_four_to_make_wins_whatever_fours_the_opponent_has() {
+    let decided = |moves, double_four_wins| {
+        let board = freestyle(moves);
+        let mut engine =
+            Engine::new(EngineConfig { tt_bits: 10, double_four_wins, ..EngineConfig::default() });
+        engine.load(&board);
+        let candidates = engine.candidate_set();
+        engine.decided_score(candidates, 0)
+    };
+    // Black's open three h8 i8 j8 against white's open three b12 c12 d12, black to move.
+    let open_three = "h8 b12 i8 c12 j8 d12";
+    assert_eq!(decided(open_three, true), Some(WIN - 3));
+    assert_eq!(decided(open_three, false), None);
+    // With a five of white's to block (a12 is black's, so e12 made a closed four), it is not.
+    assert_eq!(decided("h8 b12 i8 c12 j8 d12 a12 e12", true), None);
+    // Black's k8 is a four (g8 is white's) and an open three up the k file: a four-three only.
+    let four_three = "h8 g8 i8 b12 j8 c12 k9 d12 k10 o1";
+    assert_eq!(decided(four_three, true), None);
 }
