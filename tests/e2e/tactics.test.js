@@ -202,7 +202,12 @@ test('Tactics: a whole game against max_agro by clicks; illegal clicks play noth
   assert.ok(rec.actions.some((a) => /^[a-p]\d+(-[a-p]\d+)?>[nesw]$/.test(a)), 'some attacks were played');
   // Replay: back to the start, the twelve units again, nothing offered.
   await page.locator('[data-testid=replay]').fill('0');
-  await page.waitForFunction(() => document.querySelector('.tc-wrap').dataset.ply === '0');
+  // The units are awaited too, not read once: a fresh run saw the ply at 0 with the last
+  // position's six units still drawn (passing on every rerun); if the view stays wrong, the
+  // wait times out and the count below says what was drawn.
+  await page.waitForFunction(() => document.querySelector('.tc-wrap').dataset.ply === '0'
+    && document.querySelectorAll('.tc-unit').length === 12, null, { timeout: 5000 }).catch(() => {});
+  assert.equal(await page.locator('.tc-wrap').getAttribute('data-ply'), '0');
   assert.equal(await page.locator('.tc-unit').count(), 12);
   assert.equal(await page.locator('.tc-cell.selectable').count(), 0);
 });
