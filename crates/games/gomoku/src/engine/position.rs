@@ -96,7 +96,7 @@ impl PackedThreat {
     }
 
     pub fn has_four(self) -> bool {
-        self.0 & 15 << 16 != 0
+        self.fours() != 0
     }
 
     /// Two threats' words ORed: a flag is set, or a count nonzero, when either's is (the
@@ -117,7 +117,7 @@ impl PackedThreat {
         PointThreat {
             five: self.five(),
             winning: self.winning(),
-            fours: ((self.0 >> 16) & 15) as u8,
+            fours: self.fours(),
             open_threes: self.open_threes(),
             score: self.score(),
             forbidden: false,
