@@ -126,6 +126,16 @@ impl GameDef for Board {
                 "a node where the side to move makes an open four or a double four, and the opponent no five, is won",
             ),
             ParamInfo::new(
+                "threewin",
+                EngineConfig::default().double_three_wins,
+                "a node where the side to move makes two open threes, and the opponent no four, is won",
+            ),
+            ParamInfo::new(
+                "probe",
+                EngineConfig::default().four_three_probe,
+                "a node where the side to move has a four-three whose block makes the opponent no four is won",
+            ),
+            ParamInfo::new(
                 "counter",
                 EngineConfig::default().counter_threes,
                 "answers to an open three also include moves making this many open threes of our own (0: none)",
@@ -187,6 +197,8 @@ impl GameDef for Board {
                         move_count_pruning: p.get_bool("lmp")?,
                         defusers: p.get_bool("defuse")?,
                         double_four_wins: p.get_bool("fourwin")?,
+                        double_three_wins: p.get_bool("threewin")?,
+                        four_three_probe: p.get_bool("probe")?,
                         counter_threes: p.get_in("counter", 0..=4)?,
                         time_share: p.get_in("spend", 1..=90)?,
                         attack: p.get_in("attack", 0..=1000)?,

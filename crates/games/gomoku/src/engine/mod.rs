@@ -98,6 +98,12 @@ pub struct EngineConfig {
     /// A node where the side to move makes an open four or two fours at once, and the
     /// opponent has no five to make, is scored as won (whatever fours the opponent has).
     pub double_four_wins: bool,
+    /// A node where the side to move makes two open threes at once, and the opponent has no
+    /// four to make, is scored as won.
+    pub double_three_wins: bool,
+    /// A node where the side to move has a four-three whose forced block makes the opponent
+    /// no four is scored as won, whatever fours the opponent has elsewhere.
+    pub four_three_probe: bool,
     /// Weight of the side to move's own point scores in the evaluation, in percent of the
     /// opponent's (the side to move plays first, so its chances count for more), with the
     /// hand-set evaluation.
@@ -143,6 +149,8 @@ impl Default for EngineConfig {
             move_count_pruning: true,
             defusers: true,
             double_four_wins: true,
+            double_three_wins: true,
+            four_three_probe: true,
             counter_threes: 0,
             attack: 130,
             evaluation: Evaluation::Learned,
@@ -195,6 +203,7 @@ struct Undo {
     fives: [PointSet; 2],
     fours: [PointSet; 2],
     winning: [PointSet; 2],
+    double_threes: [PointSet; 2],
     candidates: PointSet,
 }
 
@@ -211,11 +220,12 @@ pub struct Engine {
     /// Empty points with a stone within two points: the candidates.
     candidates: PointSet,
     /// Per side, the points (empty or not: only candidates are ever asked about) where a stone
-    /// makes five, where it makes a four, and where it makes a winning threat, before renju's
-    /// forbidden points are taken out.
+    /// makes five, where it makes a four, where it makes a winning threat, and where it makes
+    /// two open threes, before renju's forbidden points are taken out.
     fives: [PointSet; 2],
     fours: [PointSet; 2],
     winning: [PointSet; 2],
+    double_threes: [PointSet; 2],
     pub(crate) stack: Vec<Point>,
     /// One record per stone placed since the position was loaded (`undo_len` of them; the
     /// vector keeps the deeper ones to save allocations).
@@ -296,6 +306,7 @@ impl Engine {
             fives: [PointSet::default(); 2],
             fours: [PointSet::default(); 2],
             winning: [PointSet::default(); 2],
+            double_threes: [PointSet::default(); 2],
             stack: Vec::new(),
             undo: Vec::new(),
             undo_len: 0,

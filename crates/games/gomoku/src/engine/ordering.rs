@@ -116,7 +116,8 @@ impl Engine {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Facing {
     /// Nothing to choose: the node is scored without a move (a five of ours to make, two of
-    /// the opponent's to block, or a winning threat of ours the opponent has no four against).
+    /// the opponent's to block, or a winning threat of ours its fours cannot stop; see
+    /// `decided_score`).
     Decided,
     /// No threat: every candidate, the best [`EngineConfig::width`] of them below the root.
     Nothing,

@@ -55,7 +55,8 @@ fn threat_from_count(count: u32) -> PackedThreat {
         ((count & 0xFFFF) + bonus)
             | counts
             | if winning { PackedThreat::WINNING } else { 0 }
-            | if risky { PackedThreat::RISKY } else { 0 },
+            | if risky { PackedThreat::RISKY } else { 0 }
+            | if open_threes >= 2 { PackedThreat::DOUBLE_THREE } else { 0 },
     )
 }
 
@@ -68,8 +69,9 @@ impl PackedThreat {
     const FIVE: u32 = 1 << 24;
     const WINNING: u32 = 1 << 25;
     const RISKY: u32 = 1 << 26;
+    const DOUBLE_THREE: u32 = 1 << 27;
     /// The bits the threat sets depend on (any change among the fours counts as one).
-    const MARKED: u32 = Self::FIVE | Self::WINNING | 15 << 16;
+    const MARKED: u32 = Self::FIVE | Self::WINNING | Self::DOUBLE_THREE | 15 << 16;
 
     pub fn score(self) -> i32 {
         (self.0 & 0xFFFF) as i32
@@ -85,6 +87,10 @@ impl PackedThreat {
 
     pub fn risky(self) -> bool {
         self.0 & Self::RISKY != 0
+    }
+
+    pub fn double_three(self) -> bool {
+        self.0 & Self::DOUBLE_THREE != 0
     }
 
     pub fn open_threes(self) -> u8 {
@@ -214,6 +220,7 @@ impl Engine {
         undo.fives = self.fives;
         undo.fours = self.fours;
         undo.winning = self.winning;
+        undo.double_threes = self.double_threes;
         undo.candidates = self.candidates;
         for (slot, q) in undo.lines.iter_mut().zip(line_neighbours(p)) {
             *slot = self.lines[q];
@@ -233,6 +240,7 @@ impl Engine {
         self.fives = undo.fives;
         self.fours = undo.fours;
         self.winning = undo.winning;
+        self.double_threes = undo.double_threes;
         self.candidates = undo.candidates;
         for (saved, q) in undo.lines.iter().zip(line_neighbours(p)) {
             self.lines[q] = *saved;
@@ -309,6 +317,7 @@ impl Engine {
         self.fives[side].assign(p, threat.five());
         self.fours[side].assign(p, threat.has_four());
         self.winning[side].assign(p, threat.winning());
+        self.double_threes[side].assign(p, threat.double_three());
     }
 
     /// The empty points on the lines through `winning` (the opponent's winning points) where a
@@ -421,6 +430,41 @@ impl Engine {
         })
     }
 
+    /// Whether `color` makes two open threes at once on one of `points`. Against an opponent
+    /// with no four to make, that wins: its one stone stops one three at most (two lines meet
+    /// only at the point itself), the other becomes an open four, and nothing it can play
+    /// then makes five. Not for renju's black, whose double three is forbidden.
+    pub(super) fn has_double_three(&self, points: PointSet, color: u8) -> bool {
+        !(self.double_threes[color as usize - 1] & points).is_empty()
+    }
+
+    /// Whether `color` has a four-three on one of `points` (its winning points) whose one
+    /// block gives the opponent no four or five: the block is forced, the three then becomes
+    /// an open four, and the opponent's fours elsewhere, made one at a time, are each answered
+    /// by our five. Rapfi's quick win check probes the same way. Not for renju's black, whose
+    /// open four to come may be forbidden.
+    pub(super) fn has_unanswerable_four_three(&mut self, points: PointSet, color: u8) -> bool {
+        let (side, their_side) = (color as usize - 1, 2 - color as usize);
+        for p in points {
+            let threat = self.lines[p as usize].threats[side];
+            if threat.fours() != 1 || threat.open_threes() == 0 {
+                continue;
+            }
+            self.place(p);
+            // The sets keep stale bits on occupied points: only the empty ones count.
+            let block = (self.fives[side] & self.candidates).into_iter().next();
+            let answered = block.is_none_or(|b| {
+                let theirs = self.lines[b as usize].threats[their_side];
+                theirs.has_four() || theirs.five()
+            });
+            self.unplace();
+            if !answered {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether the last stone placed made five.
     pub(super) fn last_made_five(&self) -> bool {
         let Some(&p) = self.stack.last() else { return false };
@@ -511,6 +555,10 @@ mod tests {
                         assert_eq!(engine.fives[side].contains(p as usize), fresh.five);
                         assert_eq!(engine.fours[side].contains(p as usize), fresh.fours > 0);
                         assert_eq!(engine.winning[side].contains(p as usize), fresh.winning);
+                        assert_eq!(
+                            engine.double_threes[side].contains(p as usize),
+                            !fresh.five && fresh.open_threes >= 2
+                        );
                     }
                 }
             }

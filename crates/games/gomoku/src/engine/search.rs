@@ -97,7 +97,9 @@ impl Engine {
     }
 
     /// The score of a node decided without a move: a five of ours to make, two of the
-    /// opponent's to block, or a winning threat of ours the opponent has no four against.
+    /// opponent's to block, a winning threat of ours the opponent has no four against (or one
+    /// its fours cannot stop: `fourwin`, `probe`), or a double three of ours against no four
+    /// (`threewin`).
     #[inline]
     pub(super) fn decided_score(&mut self, candidates: PointSet, ply: i32) -> Option<i32> {
         let me = self.to_move();
@@ -114,10 +116,28 @@ impl Engine {
             return None;
         }
         let ours = self.winning[m] & candidates;
-        let wins_by_threat = self.any_threat(ours, me, |t| t.winning)
-            && (!self.any_threat(self.fours[t] & candidates, them, |t| t.fours > 0)
-                || (self.config.double_four_wins && self.has_double_four(ours, me)));
-        wins_by_threat.then_some(WIN - ply - 3)
+        // Renju's black is left out of the rules that need a later open four: it may be forbidden.
+        let never_forbidden = self.rule != Rule::Renju || me == WHITE;
+        let mut their_fours = None;
+        if self.any_threat(ours, me, |t| t.winning) {
+            let fours = self.any_threat(self.fours[t] & candidates, them, |t| t.fours > 0);
+            if !fours || (self.config.double_four_wins && self.has_double_four(ours, me)) {
+                return Some(WIN - ply - 3);
+            }
+            if self.config.four_three_probe && never_forbidden && self.has_unanswerable_four_three(ours, me) {
+                return Some(WIN - ply - 5);
+            }
+            their_fours = Some(fours);
+        }
+        if self.config.double_three_wins
+            && never_forbidden
+            && self.has_double_three(candidates, me)
+            && !their_fours
+                .unwrap_or_else(|| self.any_threat(self.fours[t] & candidates, them, |t| t.fours > 0))
+        {
+            return Some(WIN - ply - 5);
+        }
+        None
     }
 
     /// Negamax alpha-beta with principal-variation search, `depth` in hundredths of a ply

@@ -46,13 +46,15 @@ fn threat_extensions_see_a_win_by_threes_twice_as_deep() {
     let winning = board.point(7, 10).unwrap();
     let search = |threat_extensions| {
         // The tree alone: the leaves' fours would see the win from 6 plies by themselves, and
-        // an open four to make against fours decided at once (`fourwin`) from 9 plies without
-        // the extensions, so both stay off.
+        // the wins decided at once against fours (`fourwin`, `probe`, `threewin`) from 9 plies
+        // without the extensions, so all stay off.
         let config = EngineConfig {
             max_depth: 9,
             threat_extensions,
             quiesce: 0,
             double_four_wins: false,
+            four_three_probe: false,
+            double_three_wins: false,
             ..EngineConfig::default()
         };
         think(&board, config, 50_000_000)
@@ -92,8 +94,9 @@ fn a_double_three_answers_a_four_three_threat_whose_blocks_give_fours() {
 }
 
 /// A one-ply tree, the root's own threat searches off, sees a win by continuous fours only
-/// through the fours its leaves may play (a position of the tactics suite). An open four to
-/// make against fours, decided at once, would see this one from one ply by itself: it stays off.
+/// through the fours its leaves may play (a position of the tactics suite). The wins decided at
+/// once against fours (`fourwin`, `probe`) would see this one from one ply by themselves: they
+/// stay off.
 #[test]
 fn quiescence_lets_a_one_ply_tree_see_a_win_by_continuous_fours() {
     let board = freestyle("k10 f9 j7 f8 f7 f10 f11 g9 h9 h10 i11 g10 i10 g8 g11");
@@ -104,6 +107,8 @@ fn quiescence_lets_a_one_ply_tree_see_a_win_by_continuous_fours() {
             vct_threes: 0,
             quiesce,
             double_four_wins: false,
+            four_three_probe: false,
+            double_three_wins: false,
             ..EngineConfig::default()
         };
         think(&board, config, 1_000_000)
@@ -137,13 +142,20 @@ fn the_root_threat_searches_keep_within_the_move_budget() {
 /// played; the move it was cut off in, which may hold, is played now, with no proof. The
 /// tree is the one the evaluation and the answers to threats of the time gave (with today's
 /// tables, or the hand-set ones, the budget ends elsewhere and the build before the mend passes
-/// too), so those tables are kept for it, and the answers on a three's line left out.
+/// too), so those tables are kept for it, and the answers on a three's line and the later
+/// quick wins (`probe`, `threewin`) left out.
 #[test]
 fn an_unfinished_iteration_proves_no_loss_of_the_moves_it_did_not_finish() {
     let board =
         freestyle("j3 l5 l3 j5 k3 i3 m4 m3 k5 k4 i6 h5 n5 k2 h6 i7 g7 g6 e7 f8 e8 f5 d7 h7 i8 h4 f7 c7");
     let first_fit = EvalWeights::parse(include_str!("testdata/weights-first-fit.txt")).unwrap();
-    let config = EngineConfig { razor: 25, defusers: false, ..EngineConfig::default() };
+    let config = EngineConfig {
+        razor: 25,
+        defusers: false,
+        four_three_probe: false,
+        double_three_wins: false,
+        ..EngineConfig::default()
+    };
     let decision = Engine::with_weights(config, &first_fit).think(
         &board,
         &Limits::new(Budget::iterations(1_000_000)),
@@ -223,18 +235,23 @@ fn late_move_reductions_grow_with_depth_and_move_number() {
     assert_eq!(off.late_move_reduction(10 * ONE_PLY, 19, false), 0);
 }
 
+/// The score `decided_score` gives the position of `moves` under `rule`, with `config`.
+fn decided(moves: &str, rule: Rule, config: EngineConfig) -> Option<i32> {
+    let board = crate::notation::parse_board(&Board::new(15, rule), moves).unwrap();
+    let mut engine = Engine::new(EngineConfig { tt_bits: 10, ..config });
+    engine.load(&board);
+    let candidates = engine.candidate_set();
+    engine.decided_score(candidates, 0)
+}
+
 /// An open four to make wins against any number of the opponent's fours, as long as it has no
-/// five to make: each four of its is answered by our five. A four-three does not: there the
-/// opponent's fours may gain the move that stops the three, so the tree searches it.
+/// five to make: each four of its is answered by our five. A four-three does not by itself:
+/// there the opponent's fours may gain the move that stops the three, so the tree searches it.
 #[test]
 fn an_open_four_to_make_wins_whatever_fours_the_opponent_has() {
     let decided = |moves, double_four_wins| {
-        let board = freestyle(moves);
-        let mut engine =
-            Engine::new(EngineConfig { tt_bits: 10, double_four_wins, ..EngineConfig::default() });
-        engine.load(&board);
-        let candidates = engine.candidate_set();
-        engine.decided_score(candidates, 0)
+        let config = EngineConfig { double_four_wins, four_three_probe: false, ..EngineConfig::default() };
+        decided(moves, Rule::Freestyle, config)
     };
     // Black's open three h8 i8 j8 against white's open three b12 c12 d12, black to move.
     let open_three = "h8 b12 i8 c12 j8 d12";
@@ -245,4 +262,41 @@ fn an_open_four_to_make_wins_whatever_fours_the_opponent_has() {
     // Black's k8 is a four (g8 is white's) and an open three up the k file: a four-three only.
     let four_three = "h8 g8 i8 b12 j8 c12 k9 d12 k10 o1";
     assert_eq!(decided(four_three, true), None);
+}
+
+/// A four-three whose one block makes the opponent no four wins whatever fours the opponent
+/// has elsewhere: the block is forced, and the three then becomes an open four. Where the
+/// block makes the opponent a four, the tree must search it.
+#[test]
+fn a_four_three_whose_block_makes_no_four_wins_against_fours_elsewhere() {
+    let decided = |moves, four_three_probe| {
+        decided(moves, Rule::Freestyle, EngineConfig { four_three_probe, ..EngineConfig::default() })
+    };
+    // Black's k8: a four h8-k8 blocked at l8, and an open three k8-k10; white's open three
+    // b12-d12 gives it fours, none of them through l8.
+    let four_three = "h8 g8 i8 b12 j8 c12 k9 d12 k10 o1";
+    assert_eq!(decided(four_three, true), Some(WIN - 5));
+    assert_eq!(decided(four_three, false), None);
+    // With white's l9-l11 instead, the block l8 makes white an open four.
+    assert_eq!(decided("h8 g8 i8 l9 j8 l10 k9 l11 k10 o1", true), None);
+    // The same, with black's a2-d2 stopped by white's e2: the point sets still mark e2 as a
+    // five of black's, and the block must be the empty l8, not that stone.
+    assert_eq!(decided("h8 g8 i8 l9 j8 l10 k9 l11 k10 o1 a2 e2 b2 o15 c2 a15 d2 o8", true), None);
+}
+
+/// Two open threes at once win against an opponent with no four to make: its one stone stops
+/// one of them. If it has a four to make, or under renju for black (a forbidden double
+/// three), the node is not decided.
+#[test]
+fn a_double_three_wins_when_the_opponent_has_no_four_to_make() {
+    let decided = |moves, rule, double_three_wins| {
+        decided(moves, rule, EngineConfig { double_three_wins, ..EngineConfig::default() })
+    };
+    // Black's j8 makes h8-j8 and j8-j10, both open; white's stones are in the corners.
+    let double_three = "h8 a1 i8 o1 j9 a15 j10 o15";
+    assert_eq!(decided(double_three, Rule::Freestyle, true), Some(WIN - 5));
+    assert_eq!(decided(double_three, Rule::Freestyle, false), None);
+    assert_eq!(decided(double_three, Rule::Renju, true), None);
+    // White's open three c12-e12 gives it fours to play first.
+    assert_eq!(decided("h8 c12 i8 d12 j9 e12 j10 o15", Rule::Freestyle, true), None);
 }
