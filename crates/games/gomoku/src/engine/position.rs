@@ -418,6 +418,11 @@ impl Engine {
         set.into_iter().any(|p| test(&self.threat(p, color)))
     }
 
+    /// Whether `color` makes a four on one of `candidates` (renju's forbidden points left out).
+    pub(super) fn has_four_to_make(&mut self, candidates: PointSet, color: u8) -> bool {
+        self.any_threat(self.fours[color as usize - 1] & candidates, color, |t| t.fours > 0)
+    }
+
     /// Whether `color` makes two fives to be at once (an open four, or fours on two lines) on
     /// one of `points`: the opponent, with no five of its own to make, blocks one and loses to
     /// the other, whatever fours it plays first (each is answered by the five).
@@ -439,7 +444,8 @@ impl Engine {
     }
 
     /// Whether `color` has a four-three on one of `points` (its winning points) whose one
-    /// block gives the opponent no four or five: the block is forced, the three then becomes
+    /// block gives the opponent no four (nor a five: it has no four on the board, the node's
+    /// five check saw to that): the block is forced, the three then becomes
     /// an open four, and the opponent's fours elsewhere, made one at a time, are each answered
     /// by our five. Rapfi's quick win check probes the same way. Not for renju's black, whose
     /// open four to come may be forbidden.
@@ -453,10 +459,7 @@ impl Engine {
             self.place(p);
             // The sets keep stale bits on occupied points: only the empty ones count.
             let block = (self.fives[side] & self.candidates).into_iter().next();
-            let answered = block.is_none_or(|b| {
-                let theirs = self.lines[b as usize].threats[their_side];
-                theirs.has_four() || theirs.five()
-            });
+            let answered = block.is_none_or(|b| self.lines[b as usize].threats[their_side].has_four());
             self.unplace();
             if !answered {
                 return true;

@@ -118,26 +118,22 @@ impl Engine {
         let ours = self.winning[m] & candidates;
         // Renju's black is left out of the rules that need a later open four: it may be forbidden.
         let never_forbidden = self.rule != Rule::Renju || me == WHITE;
-        let mut their_fours = None;
         if self.any_threat(ours, me, |t| t.winning) {
-            let fours = self.any_threat(self.fours[t] & candidates, them, |t| t.fours > 0);
-            if !fours || (self.config.double_four_wins && self.has_double_four(ours, me)) {
+            if !self.has_four_to_make(candidates, them)
+                || (self.config.double_four_wins && self.has_double_four(ours, me))
+            {
                 return Some(WIN - ply - 3);
             }
-            if self.config.four_three_probe && never_forbidden && self.has_unanswerable_four_three(ours, me) {
-                return Some(WIN - ply - 5);
-            }
-            their_fours = Some(fours);
+            let probed =
+                self.config.four_three_probe && never_forbidden && self.has_unanswerable_four_three(ours, me);
+            // Otherwise the opponent has fours, against which a double three decides nothing.
+            return probed.then_some(WIN - ply - 5);
         }
-        if self.config.double_three_wins
+        let double_three = self.config.double_three_wins
             && never_forbidden
             && self.has_double_three(candidates, me)
-            && !their_fours
-                .unwrap_or_else(|| self.any_threat(self.fours[t] & candidates, them, |t| t.fours > 0))
-        {
-            return Some(WIN - ply - 5);
-        }
-        None
+            && !self.has_four_to_make(candidates, them);
+        double_three.then_some(WIN - ply - 5)
     }
 
     /// Negamax alpha-beta with principal-variation search, `depth` in hundredths of a ply
@@ -165,7 +161,7 @@ impl Engine {
         }
         let me = self.to_move();
         let them = other(me);
-        let (m, t) = (me as usize - 1, them as usize - 1);
+        let t = them as usize - 1;
         let candidates = self.candidate_set();
         if let Some(score) = self.decided_score(candidates, ply) {
             return score;
@@ -174,7 +170,7 @@ impl Engine {
         if depth <= 0 && !forced {
             let leaf_vcf = self.config.vcf_depth.min(self.config.leaf_vcf) as i32;
             if leaf_vcf > 0
-                && self.any_threat(self.fours[m] & candidates, me, |t| t.fours > 0)
+                && self.has_four_to_make(candidates, me)
                 && crate::vcf::vcf(self, me, leaf_vcf, clock).is_some()
             {
                 return WIN - ply - THREAT_WIN_PLIES;
