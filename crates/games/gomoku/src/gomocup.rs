@@ -110,6 +110,8 @@ struct SearchControl {
 pub struct Brain {
     board: Option<Board>,
     settings: Settings,
+    /// The engine's settings before the manager's: the defaults, or a spec's (`pbrain-ply SPEC`).
+    base: EngineConfig,
     engine: EnginePlayer,
     engine_bits: u32,
     /// Shared with the input reader, which stops the search when STOP, YXSTOP or END arrives.
@@ -130,13 +132,21 @@ const ABOUT: &str = "name=\"Ply\", version=\"0.1.0\", author=\"Ply contributors\
 
 impl Brain {
     pub fn new() -> Self {
-        let settings = Settings::default();
-        let bits = settings.table_bits();
+        Self::with_config(EngineConfig::default())
+    }
+
+    /// A brain whose engine starts from `base`: its table is no larger than `base.tt_bits`, it
+    /// searches with `base.threads` until `INFO thread_num` says otherwise, and the manager's
+    /// clock sets its time.
+    pub fn with_config(base: EngineConfig) -> Self {
+        let settings = Settings { threads: base.threads, ..Settings::default() };
+        let bits = settings.table_bits().min(base.tt_bits);
         Brain {
             board: None,
-            engine: EnginePlayer::new(EngineConfig { tt_bits: bits, ..EngineConfig::default() }),
+            engine: EnginePlayer::new(EngineConfig { tt_bits: bits, ..base.clone() }),
             engine_bits: bits,
             settings,
+            base,
             control: Arc::default(),
             stops_handled: 0,
             finished: false,
@@ -391,9 +401,9 @@ impl Brain {
         if let Some(over) = game_over(&board) {
             return vec![format!("ERROR {over}")];
         }
-        let bits = self.settings.table_bits();
+        let bits = self.settings.table_bits().min(self.base.tt_bits);
         if bits != self.engine_bits {
-            self.engine = EnginePlayer::new(EngineConfig { tt_bits: bits, ..EngineConfig::default() });
+            self.engine = EnginePlayer::new(EngineConfig { tt_bits: bits, ..self.base.clone() });
             self.engine_bits = bits;
         }
         let (stones, size) = (board.moves().len(), board.size());
@@ -465,10 +475,11 @@ fn point_text(board: Option<&Board>, p: Point) -> String {
     board.map_or_else(|| p.to_string(), |b| point_to_xy_text(b, p))
 }
 
-/// Runs the protocol until END or the end of input. Input is read on a thread of its own, so
-/// that STOP, YXSTOP and END stop a search in progress at once.
-pub fn run(input: impl BufRead + Send, mut output: impl Write) -> std::io::Result<()> {
-    let mut brain = Brain::new();
+/// Runs the protocol until END or the end of input, the engine starting from `base` (see
+/// [`Brain::with_config`]). Input is read on a thread of its own, so that STOP, YXSTOP and END
+/// stop a search in progress at once.
+pub fn run(base: EngineConfig, input: impl BufRead + Send, mut output: impl Write) -> std::io::Result<()> {
+    let mut brain = Brain::with_config(base);
     let stop_search = brain.stopper();
     std::thread::scope(|scope| {
         let (lines_in, lines) = mpsc::channel::<Option<String>>();

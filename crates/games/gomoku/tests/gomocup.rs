@@ -3,12 +3,13 @@
 
 use std::time::Duration;
 
+use ply_gomoku::EngineConfig;
 use ply_gomoku::gomocup::{Settings, run};
 
 fn session(lines: &[&str]) -> Vec<String> {
     let input = lines.join("\n");
     let mut out = Vec::new();
-    run(input.as_bytes(), &mut out).unwrap();
+    run(EngineConfig::default(), input.as_bytes(), &mut out).unwrap();
     String::from_utf8(out).unwrap().lines().filter(|l| !l.starts_with("MESSAGE")).map(String::from).collect()
 }
 
@@ -179,7 +180,7 @@ fn a_move_spends_its_time_only_when_no_match_clock_needs_it() {
 fn raw_session(lines: &[&str]) -> Vec<String> {
     let input = lines.join("\n");
     let mut out = Vec::new();
-    run(input.as_bytes(), &mut out).unwrap();
+    run(EngineConfig::default(), input.as_bytes(), &mut out).unwrap();
     String::from_utf8(out).unwrap().lines().map(String::from).collect()
 }
 
