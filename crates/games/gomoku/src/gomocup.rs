@@ -85,16 +85,16 @@ impl Settings {
         self.timeout_turn_ms > 0 && self.timeout_turn_ms <= self.time_left_ms / moves_left / 2
     }
 
-    /// The transposition table size that fits the memory limit: half of what the helper
-    /// threads' own state leaves. The threads share the one table.
-    pub fn table_bits(&self) -> u32 {
+    /// The transposition table size that fits the memory limit, at most 2^`most` entries:
+    /// half of what the helper threads' own state leaves. The threads share the one table.
+    pub fn table_bits(&self, most: u32) -> u32 {
         if self.max_memory_bytes == 0 {
-            return EngineConfig::default().tt_bits;
+            return most;
         }
         let helpers = (self.threads.max(1) as u64 - 1) * Engine::HELPER_BYTES;
         let entries =
             (self.max_memory_bytes.saturating_sub(helpers) / 2 / Engine::TT_ENTRY_BYTES).max(1 << 10);
-        (63 - entries.leading_zeros()).min(EngineConfig::default().tt_bits)
+        (63 - entries.leading_zeros()).min(most)
     }
 }
 
@@ -140,7 +140,7 @@ impl Brain {
     /// clock sets its time.
     pub fn with_config(base: EngineConfig) -> Self {
         let settings = Settings { threads: base.threads, ..Settings::default() };
-        let bits = settings.table_bits().min(base.tt_bits);
+        let bits = settings.table_bits(base.tt_bits);
         Brain {
             board: None,
             engine: EnginePlayer::new(EngineConfig { tt_bits: bits, ..base.clone() }),
@@ -401,7 +401,7 @@ impl Brain {
         if let Some(over) = game_over(&board) {
             return vec![format!("ERROR {over}")];
         }
-        let bits = self.settings.table_bits().min(self.base.tt_bits);
+        let bits = self.settings.table_bits(self.base.tt_bits);
         if bits != self.engine_bits {
             self.engine = EnginePlayer::new(EngineConfig { tt_bits: bits, ..self.base.clone() });
             self.engine_bits = bits;

@@ -150,7 +150,7 @@ fn move_time_respects_both_clocks() {
     let s = Settings { timeout_turn_ms: 5000, time_left_ms: 2_000, ..Settings::default() };
     assert!(s.move_time(10, 15) <= Duration::from_millis(200));
     let s = Settings { max_memory_bytes: 64 << 20, ..Settings::default() };
-    assert!((1u64 << s.table_bits()) * 16 <= 32 << 20);
+    assert!((1u64 << s.table_bits(EngineConfig::default().tt_bits)) * 16 <= 32 << 20);
 }
 
 #[test]
@@ -278,7 +278,10 @@ fn thread_num_sets_the_search_threads() {
 fn the_threads_share_one_table_in_the_memory_limit() {
     // Room for a table of 2^20 entries (16 bytes each), twice over, and one helper thread.
     let memory = 2 * (16 << 20) + ply_gomoku::Engine::HELPER_BYTES;
-    let bits = |threads| Settings { max_memory_bytes: memory, threads, ..Settings::default() }.table_bits();
+    let bits = |threads| {
+        Settings { max_memory_bytes: memory, threads, ..Settings::default() }
+            .table_bits(EngineConfig::default().tt_bits)
+    };
     assert_eq!(bits(1), 20);
     assert_eq!(bits(2), 20, "the second thread's own state fits beside the one table");
     assert_eq!(bits(3), 19, "a third thread's does not");
