@@ -108,7 +108,6 @@ impl Live {
             let running = Running::new(&searches);
             let limits = Limits { budget, stop };
             let search = tokio::task::spawn_blocking(move || {
-                let _running = running;
                 let mut last: Option<Instant> = None;
                 let progress = handle.clone();
                 let decision = std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -132,6 +131,9 @@ impl Live {
                         }
                     })
                 }));
+                // The search is over before its move is recorded: the move starts the next
+                // ponder, and `/api/status` never counts both at once.
+                drop(running);
                 let mut live = lock(&handle);
                 if live.epoch != epoch {
                     return;
